@@ -1,0 +1,78 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+
+export function LoginForm({ callbackPath, initialError }: { callbackPath: string; initialError: string | null }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(initialError);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn('credentials', {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+      redirect: false,
+    });
+    setPending(false);
+    if (!result || result.error) {
+      // One message for every failure: it must not tell whether the email has an account.
+      setError(
+        result?.error === 'CredentialsSignin' || !result
+          ? 'The email or password is incorrect.'
+          : 'Signing in did not work. Please try again.',
+      );
+      return;
+    }
+    router.replace(callbackPath);
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+      <div className="space-y-1">
+        <label htmlFor="email" className="block text-sm font-medium">
+          Email
+        </label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="password" className="block text-sm font-medium">
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
+        />
+      </div>
+      {error ? (
+        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90 disabled:opacity-60"
+      >
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

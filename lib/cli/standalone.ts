@@ -1,0 +1,58 @@
+// Building the app and locating its standalone server: shared by `npm start` and the test suite, so
+// the tests boot exactly what users (and the Docker image) run.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, '..', '..');
+
+export type BuildLayout = { distDir: string; serverPath: string; buildId: string };
+
+export function buildLayout(distDir = '.next'): BuildLayout {
+  const absolute = join(PROJECT_ROOT, distDir);
+  return {
+    distDir: absolute,
+    serverPath: join(absolute, 'standalone', 'server.js'),
+    buildId: join(absolute, 'BUILD_ID'),
+  };
+}
+
+export function hasBuild(distDir = '.next'): boolean {
+  const layout = buildLayout(distDir);
+  return existsSync(layout.buildId) && existsSync(layout.serverPath);
+}
+
+/** Generates the Prisma client, runs `next build`, and completes the standalone folder. Throws on failure. */
+export function buildApp(distDir = '.next', extraEnv: Record<string, string> = {}): void {
+  const env = { ...process.env, ...extraEnv, GATEHOUSE_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
+  run(process.execPath, [join(PROJECT_ROOT, 'lib/cli/prisma-generate.mjs')], env);
+  run(process.execPath, [join(PROJECT_ROOT, 'node_modules/next/dist/bin/next'), 'build'], env);
+  // `next build` leaves static assets and public/ for the deployer to copy beside server.js.
+  const layout = buildLayout(distDir);
+  const standalone = join(layout.distDir, 'standalone');
+  rmSync(join(standalone, distDir, 'static'), { recursive: true, force: true });
+  cpSync(join(layout.distDir, 'static'), join(standalone, distDir, 'static'), { recursive: true });
+  if (existsSync(join(PROJECT_ROOT, 'public'))) {
+    cpSync(join(PROJECT_ROOT, 'public'), join(standalone, 'public'), { recursive: true });
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const result = spawnSync(command, args, { cwd: PROJECT_ROOT, env, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${args.slice(0, 2).join(' ')} failed (exit ${result.status})`);
+}
+
+/**
+ * The environment for the standalone server. server.js changes into its own folder, so every path the
+ * server reads is made absolute here; HOSTNAME is what server.js listens on.
+ */
+export function serverEnvironment(config: { port: number; host: string; dataDir: string }): Record<string, string> {
+  return {
+    PORT: String(config.port),
+    HOSTNAME: config.host,
+    DATA_DIR: config.dataDir,
+    GATEHOUSE_MIGRATIONS_DIR: join(PROJECT_ROOT, 'prisma', 'migrations'),
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+}

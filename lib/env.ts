@@ -1,0 +1,154 @@
+// Gatehouse's configuration: every environment variable it reads, validated once at start-up.
+// A bad value stops the process with a message naming the variable (see ConfigError).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_DEMO_PASSWORD = 'gatehouse-demo';
+const MIN_SECRET_LENGTH = 32;
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).optional(),
+    PUBLIC_URL: z
+      .string()
+      .optional()
+      .refine((value) => value === undefined || parseOrigin(value) !== null, {
+        message: 'must be an http(s) origin such as https://auth.example.com (no path, query or fragment)',
+      }),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// connection string')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+    AUTH_SECRET: z
+      .string()
+      .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (try: openssl rand -base64 48)`)
+      .optional(),
+    TRUST_PROXY: booleanFlag.default(false),
+    DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
+  })
+  .superRefine((value, ctx) => {
+    if (value.DATABASE_URL && !value.AUTH_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH_SECRET'],
+        message:
+          'is required when DATABASE_URL is set: every instance must share it (try: openssl rand -base64 48)',
+      });
+    }
+  });
+
+export type Env = {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  /** The address to listen on. */
+  host: string;
+  /** The public origin, no trailing slash: the OAuth issuer and the base of every URL Gatehouse prints. */
+  publicUrl: string;
+  database: { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string };
+  /** Absolute path; also holds the embedded database and its generated AUTH_SECRET. */
+  dataDir: string;
+  redisUrl: string | null;
+  authSecret: string;
+  /** Honour X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of Gatehouse. */
+  trustProxy: boolean;
+  demoPassword: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default) into a validated Env. Throws ConfigError. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings mean "unset" (docker-compose writes VAR= for optional variables).
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+    );
+  }
+  const raw = parsed.data;
+  const dataDir = resolve(raw.DATA_DIR);
+  const database = raw.DATABASE_URL
+    ? ({ kind: 'postgres', url: raw.DATABASE_URL } as const)
+    : ({ kind: 'embedded', dataDir: join(dataDir, 'pgdata') } as const);
+  const publicUrl = raw.PUBLIC_URL ? (parseOrigin(raw.PUBLIC_URL) as string) : `http://localhost:${raw.PORT}`;
+  return {
+    nodeEnv: raw.NODE_ENV,
+    port: raw.PORT,
+    // A server whose public URL is on loopback (the demo) is not exposed to the network unless asked.
+    host: raw.HOST ?? (isLoopbackHost(new URL(publicUrl).hostname) ? '127.0.0.1' : '0.0.0.0'),
+    publicUrl,
+    database,
+    dataDir,
+    redisUrl: raw.REDIS_URL ?? null,
+    authSecret: raw.AUTH_SECRET ?? embeddedAuthSecret(dataDir),
+    trustProxy: raw.TRUST_PROXY,
+    demoPassword: raw.DEMO_PASSWORD,
+  };
+}
+
+const cache = globalThis as unknown as { gatehouseEnv?: Env };
+
+/** The process's configuration, parsed on first use. */
+export function env(): Env {
+  cache.gatehouseEnv ??= parseEnv();
+  return cache.gatehouseEnv;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function parseOrigin(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return null;
+  return url.origin;
+}
+
+/**
+ * With the embedded database there is nobody to configure a secret, so Gatehouse makes one on first
+ * start and keeps it beside the data it protects (file mode 0600).
+ */
+function embeddedAuthSecret(dataDir: string): string {
+  const file = join(dataDir, 'auth-secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= MIN_SECRET_LENGTH) return secret;
+    throw new ConfigError([`AUTH_SECRET in ${file} is shorter than ${MIN_SECRET_LENGTH} characters`]);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return embeddedAuthSecret(dataDir);
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,34 @@
+// Who is on the other end of a request. Route handlers never see the socket, and Next.js keeps any
+// X-Forwarded-For a client sends, so a client could claim any address. At start-up we therefore stamp
+// each incoming request with the socket's address in a header of our own (overwriting whatever a client
+// put there); X-Forwarded-For is believed only with TRUST_PROXY.
+import { IncomingMessage, Server } from 'node:http';
+import { env } from '@/lib/env';
+
+const PEER_HEADER = 'x-gatehouse-peer-address';
+
+const state = globalThis as unknown as { gatehousePeerStamp?: boolean };
+
+/** Installs the stamping once per process (called from the start-up hook, before any request). */
+export function installPeerAddressStamp(): void {
+  if (state.gatehousePeerStamp) return;
+  state.gatehousePeerStamp = true;
+  const originalEmit = Server.prototype.emit;
+  Server.prototype.emit = function emit(this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request' && args[0] instanceof IncomingMessage) {
+      const request = args[0];
+      request.headers[PEER_HEADER] = request.socket.remoteAddress ?? '';
+    }
+    return originalEmit.apply(this, [event, ...args] as Parameters<typeof originalEmit>);
+  } as typeof Server.prototype.emit;
+}
+
+/** The client's IP address: the proxy's last X-Forwarded-For hop with TRUST_PROXY, else the socket's. */
+export function clientAddress(headers: Headers): string {
+  if (env().trustProxy) {
+    const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+    const last = hops.at(-1);
+    if (last) return last;
+  }
+  return headers.get(PEER_HEADER) || 'unknown';
+}

@@ -1,0 +1,86 @@
+// People and their organizations: creating accounts, checking credentials, reading who someone is.
+import { db } from '@/lib/db/client';
+import type { MembershipStatus, PlanStatus, Role } from '@/lib/generated/prisma/enums';
+import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type AuthenticatedPerson = { id: string; email: string; name: string };
+
+/**
+ * Checks an email and password. Unknown email, no password set, disabled account and wrong password
+ * all look the same to the caller and take the same time.
+ */
+export async function authenticate(email: string, password: string): Promise<AuthenticatedPerson | null> {
+  const person = await db().person.findUnique({ where: { email: normalizeEmail(email) } });
+  const matches = await verifyPassword(password, person?.passwordHash ?? null);
+  if (!person || !matches || person.disabledAt) return null;
+  return { id: person.id, email: person.email, name: person.name };
+}
+
+export type PersonOverview = {
+  id: string;
+  email: string;
+  name: string;
+  isInstanceAdmin: boolean;
+  organizations: {
+    id: string;
+    slug: string;
+    name: string;
+    role: Role;
+    membershipStatus: MembershipStatus;
+    planStatus: PlanStatus;
+  }[];
+};
+
+/** Who a signed-in person is, read fresh; null when the account no longer exists or is disabled. */
+export async function personOverview(personId: string): Promise<PersonOverview | null> {
+  const person = await db().person.findUnique({
+    where: { id: personId },
+    include: { memberships: { include: { org: true }, orderBy: { org: { name: 'asc' } } } },
+  });
+  if (!person || person.disabledAt) return null;
+  return {
+    id: person.id,
+    email: person.email,
+    name: person.name,
+    isInstanceAdmin: person.isInstanceAdmin,
+    organizations: person.memberships.map((membership) => ({
+      id: membership.org.id,
+      slug: membership.org.slug,
+      name: membership.org.name,
+      role: membership.role,
+      membershipStatus: membership.status,
+      planStatus: membership.org.planStatus,
+    })),
+  };
+}
+
+export type NewOwner = { email: string; name: string; password: string; orgName: string; orgSlug: string };
+
+/** Creates an instance admin who owns a new organization (the first person of a real installation). */
+export async function createOwner(input: NewOwner) {
+  const passwordHash = await hashPassword(input.password);
+  return db().$transaction(async (tx) => {
+    const person = await tx.person.create({
+      data: { email: normalizeEmail(input.email), name: input.name, passwordHash, isInstanceAdmin: true },
+    });
+    const org = await tx.organization.create({ data: { name: input.orgName, slug: input.orgSlug } });
+    await tx.membership.create({ data: { personId: person.id, orgId: org.id, role: 'owner' } });
+    await tx.auditEvent.create({
+      data: { type: 'person.created', orgId: org.id, actorPersonId: person.id, data: { via: 'create-owner' } },
+    });
+    return { person, org };
+  });
+}
+
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+}

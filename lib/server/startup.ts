@@ -1,0 +1,37 @@
+// What happens once per server process before the first request: configuration, database, demo data.
+import { ConfigError, DEFAULT_DEMO_PASSWORD, env } from '@/lib/env';
+import { database } from '@/lib/db/client';
+import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
+import { migrate, MigrationError } from '@/lib/db/migrate';
+import { installPeerAddressStamp } from '@/lib/http/client-address';
+import { DEMO_PEOPLE, seedDemoData } from '@/lib/people/demo';
+
+export async function startGatehouse(): Promise<void> {
+  try {
+    const config = env();
+    installPeerAddressStamp();
+    const { kind, prisma, pglite } = database();
+    const migrations = await migrate(config.database, pglite);
+    const where = config.database.kind === 'embedded' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
+    log(`database: ${where}; ${migrations.applied.length} migration(s) applied, ${migrations.alreadyApplied} already there`);
+    if (kind === 'embedded') {
+      const outcome = await seedDemoData(prisma, { password: config.demoPassword, databaseKind: kind });
+      if (outcome.seeded) log('demo data created');
+      if (await prisma.person.findFirst({ where: { email: DEMO_PEOPLE[0].email } })) {
+        // The default is public anyway; a password of the operator's own is not printed.
+        const password = config.demoPassword === DEFAULT_DEMO_PASSWORD ? DEFAULT_DEMO_PASSWORD : '$DEMO_PASSWORD';
+        log(`demo sign-ins (password ${password}): ${DEMO_PEOPLE.map((person) => person.email).join(', ')}`);
+      }
+    }
+    log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);
+  } catch (error) {
+    const known = error instanceof ConfigError || error instanceof MigrationError || error instanceof EmbeddedDatabaseLockedError;
+    console.error(`gatehouse: cannot start. ${known ? (error as Error).message : ''}`);
+    if (!known) console.error(error);
+    process.exit(1);
+  }
+}
+
+function log(message: string): void {
+  console.log(`gatehouse: ${message}`);
+}

@@ -1,0 +1,29 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Standalone output: the Docker image runs `node server.js` with only what the server needs.
+  output: 'standalone',
+  // Tests build into their own folder so that they never disturb a running `npm start`.
+  distDir: process.env.GATEHOUSE_DIST_DIR || '.next',
+  // Loaded from node_modules at run time, not bundled: oidc-provider relies on its class names, which a
+  // production bundle would minify (its token endpoint then fails, in `next start` only); PGlite loads
+  // its WebAssembly and data files from beside its own module.
+  serverExternalPackages: ['oidc-provider', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // Migrations are read at start-up from prisma/migrations: make sure the standalone output has them.
+  outputFileTracingIncludes: { '/**': ['./prisma/migrations/**/*'] },
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;
