@@ -62,7 +62,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
         />
       </div>
       {error ? (
-        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p id="login-error" role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}
         </p>
       ) : null}

@@ -1,0 +1,105 @@
+// Boots the real, built Gatehouse (the standalone server, exactly as `npm start` runs it) on a free
+// port, with a fresh database: an embedded one in a temporary folder, or a new PostgreSQL database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildLayout, PROJECT_ROOT, serverEnvironment } from '../../lib/cli/standalone';
+import { createPostgresDatabase, type DatabaseKind, type PostgresDatabase } from './databases';
+import { TEST_DIST_DIR } from './paths';
+
+export const TEST_DEMO_PASSWORD = 'test-demo-password-1';
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  dataDir: string;
+  database: DatabaseKind;
+  postgres: PostgresDatabase | null;
+  /** Everything the server's process was started with (to run a CLI against the same database). */
+  env: Record<string, string>;
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export type StartOptions = { database: DatabaseKind; env?: Record<string, string>; keepData?: { dataDir: string } };
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = options.keepData?.dataDir ?? mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const postgres = options.database === 'postgres' ? await createPostgresDatabase() : null;
+  const env: Record<string, string> = {
+    ...serverEnvironment({ port, host: '127.0.0.1', dataDir }),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DEMO_PASSWORD: TEST_DEMO_PASSWORD,
+    ...(postgres ? { DATABASE_URL: postgres.url, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [buildLayout(TEST_DIST_DIR).serverPath], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+
+  const url = `http://localhost:${port}`;
+  await waitUntilReady(url, child, () => output);
+  return {
+    url,
+    port,
+    dataDir,
+    database: options.database,
+    postgres,
+    env,
+    output: () => output,
+    async stop() {
+      await stopProcess(child);
+      if (postgres) await postgres.drop();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not become ready within 60 s:\n${output()}`);
+}
+
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,44 @@
+// Signing in over HTTP as a browser would (next-auth's CSRF token + credentials callback), keeping
+// cookies in a small jar.
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      if (value === '' || /max-age=0/i.test(header) || /expires=thu, 01 jan 1970/i.test(header)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', this.header());
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    this.store(response);
+    return response;
+  }
+}
+
+/** Signs in with email and password; returns the jar and the credentials callback's response. */
+export async function signIn(baseUrl: string, email: string, password: string) {
+  const jar = new CookieJar();
+  const { csrfToken } = (await (await jar.fetch(`${baseUrl}/api/auth/csrf`)).json()) as { csrfToken: string };
+  const response = await jar.fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }).toString(),
+  });
+  return { jar, response };
+}

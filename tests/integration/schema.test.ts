@@ -1,0 +1,159 @@
+// The proof that the hand-written SQL in prisma/migrations matches prisma/schema.prisma: every model is
+// written and read back through Prisma Client, on each database, with every column set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES } from '../helpers/databases';
+import { openTestDatabase, type TestDatabase } from '../helpers/prisma';
+
+describe.each(DATABASES)('the schema on the %s database', (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  });
+  afterAll(async () => database?.close());
+
+  it('stores and returns every model with every column', async () => {
+    const prisma = database.prisma;
+    const at = new Date('2026-11-30T10:00:00.123Z');
+
+    const person = await prisma.person.create({
+      data: { email: 'ada@example.test', name: 'Ada', passwordHash: '$2b$12$x', isInstanceAdmin: true, disabledAt: at },
+    });
+    const org = await prisma.organization.create({
+      data: { slug: 'analytical', name: 'Analytical Engines', planStatus: 'inactive', appPolicy: 'approved' },
+    });
+    const membership = await prisma.membership.create({
+      data: { personId: person.id, orgId: org.id, role: 'admin', status: 'deactivated' },
+    });
+    const client = await prisma.oAuthClient.create({
+      data: {
+        clientId: 'https://app.example/client.json',
+        registration: 'metadata_document',
+        name: 'Example',
+        hostname: 'app.example',
+        registeredIp: '203.0.113.9',
+        firstSeenAt: at,
+        lastUsedAt: at,
+        disabledAt: at,
+        disabledById: person.id,
+      },
+    });
+    const decision = await prisma.orgClientDecision.create({
+      data: { orgId: org.id, clientId: client.clientId, decision: 'blocked', decidedById: person.id, decidedAt: at },
+    });
+    const grant = await prisma.grant.create({
+      data: {
+        id: 'grant-1',
+        personId: person.id,
+        orgId: org.id,
+        clientId: client.clientId,
+        scopes: ['mcp:read', 'mcp:write'],
+        createdAt: at,
+        lastUsedAt: at,
+        revokedAt: at,
+        revokedById: person.id,
+        revokeReason: 'person',
+      },
+    });
+    const oidc = await prisma.oidcModel.create({
+      data: {
+        model: 'AccessToken',
+        id: 'hash-of-token',
+        payload: { accountId: person.id, scope: 'mcp:read', nested: { list: [1, 2] } },
+        grantId: 'grant-1',
+        uid: 'uid-1',
+        userCode: 'ABCD-EFGH',
+        expiresAt: at,
+        consumedAt: at,
+      },
+    });
+    const key = await prisma.keyMaterial.create({
+      data: { id: 'key-1', use: 'signing', algorithm: 'RS256', encrypted: 'sealed', createdAt: at, retiredAt: at },
+    });
+    const restriction = await prisma.toolRestriction.create({
+      data: { orgId: org.id, toolName: 'list_members', createdById: person.id, createdAt: at },
+    });
+    const audit = await prisma.auditEvent.create({
+      data: {
+        type: 'grant.revoked',
+        orgId: org.id,
+        actorPersonId: person.id,
+        clientId: client.clientId,
+        grantId: grant.id,
+        ip: '203.0.113.9',
+        data: { reason: 'person' },
+        createdAt: at,
+      },
+    });
+    const call = await prisma.mcpCall.create({
+      data: {
+        at,
+        personId: person.id,
+        orgId: org.id,
+        clientId: client.clientId,
+        grantId: grant.id,
+        method: 'tools/call',
+        toolName: 'whoami',
+        outcome: 'ok',
+        httpStatus: 200,
+        latencyMs: 12,
+        protocolVersion: '2025-11-25',
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      },
+    });
+
+    expect(await prisma.person.findUniqueOrThrow({ where: { email: 'ada@example.test' } })).toEqual(person);
+    expect(await prisma.organization.findUniqueOrThrow({ where: { slug: 'analytical' } })).toEqual(org);
+    expect(
+      await prisma.membership.findUniqueOrThrow({ where: { personId_orgId: { personId: person.id, orgId: org.id } } }),
+    ).toEqual(membership);
+    expect(await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).toEqual(client);
+    expect(
+      await prisma.orgClientDecision.findUniqueOrThrow({
+        where: { orgId_clientId: { orgId: org.id, clientId: client.clientId } },
+      }),
+    ).toEqual(decision);
+    expect(await prisma.grant.findUniqueOrThrow({ where: { id: 'grant-1' } })).toEqual(grant);
+    expect(
+      await prisma.oidcModel.findUniqueOrThrow({ where: { model_id: { model: 'AccessToken', id: 'hash-of-token' } } }),
+    ).toEqual(oidc);
+    expect(await prisma.keyMaterial.findUniqueOrThrow({ where: { id: 'key-1' } })).toEqual(key);
+    expect(
+      await prisma.toolRestriction.findUniqueOrThrow({
+        where: { orgId_toolName: { orgId: org.id, toolName: 'list_members' } },
+      }),
+    ).toEqual(restriction);
+    expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: audit.id } })).toEqual(audit);
+    expect(await prisma.mcpCall.findUniqueOrThrow({ where: { id: call.id } })).toEqual(call);
+
+    // Relations and the indexed lookups the product relies on.
+    const withRelations = await prisma.person.findUniqueOrThrow({
+      where: { id: person.id },
+      include: { memberships: { include: { org: true } }, grants: { include: { client: true } } },
+    });
+    expect(withRelations.memberships[0]?.org.slug).toBe('analytical');
+    expect(withRelations.grants[0]?.client.hostname).toBe('app.example');
+    expect(await prisma.oidcModel.findFirst({ where: { uid: 'uid-1' } })).not.toBeNull();
+    expect(await prisma.oidcModel.count({ where: { grantId: 'grant-1' } })).toBe(1);
+    expect(typeof audit.id).toBe('bigint');
+  });
+
+  it('applies defaults and constraints like the schema says', async () => {
+    const prisma = database.prisma;
+    const person = await prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob' } });
+    expect(person).toMatchObject({ passwordHash: null, isInstanceAdmin: false, disabledAt: null });
+    const org = await prisma.organization.create({ data: { slug: 'defaults', name: 'Defaults' } });
+    expect(org).toMatchObject({ planStatus: 'active', appPolicy: 'open' });
+    const membership = await prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'viewer' } });
+    expect(membership.status).toBe('active');
+    const event = await prisma.auditEvent.create({ data: { type: 'x' } });
+    expect(event.data).toEqual({});
+
+    await expect(prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob 2' } })).rejects.toThrow();
+    await expect(
+      prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'member' } }),
+    ).rejects.toThrow();
+    // Deleting an organization removes its memberships (ON DELETE CASCADE) and keeps its audit trail.
+    await prisma.organization.delete({ where: { id: org.id } });
+    expect(await prisma.membership.count({ where: { orgId: org.id } })).toBe(0);
+  });
+});
