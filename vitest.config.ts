@@ -11,6 +11,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    reporters: ['default'],
+    reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });
