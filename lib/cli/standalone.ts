@@ -1,6 +1,7 @@
 // Building the app and locating its standalone server: shared by `npm start` and the test suite, so
 // the tests boot exactly what users (and the Docker image) run.
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -35,6 +36,30 @@ export function buildApp(distDir = '.next', extraEnv: Record<string, string> = {
   if (existsSync(join(PROJECT_ROOT, 'public'))) {
     cpSync(join(PROJECT_ROOT, 'public'), join(standalone, 'public'), { recursive: true });
   }
+  bundleCommandLineTools(join(standalone, 'cli'));
+}
+
+/**
+ * The command-line tools as plain JavaScript beside server.js (`node cli/create-owner.mjs …`), so an
+ * installation that ships only the standalone folder — the Docker image — can still migrate, seed and
+ * create its first owner. Packages the server already carries in its node_modules stay external.
+ */
+function bundleCommandLineTools(outdir: string): void {
+  rmSync(outdir, { recursive: true, force: true });
+  buildSync({
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: { 'create-owner': 'lib/cli/create-owner.ts', seed: 'prisma/seed.ts', migrate: 'lib/cli/migrate.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['@electric-sql/pglite', '@prisma/client', 'pg', 'bcryptjs'],
+    // Some bundled CommonJS code calls require(): give the ES module one.
+    banner: { js: "import { createRequire as gatehouseRequire } from 'node:module'; const require = gatehouseRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {

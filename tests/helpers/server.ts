@@ -24,21 +24,32 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-export type StartOptions = { database: DatabaseKind; env?: Record<string, string>; keepData?: { dataDir: string } };
+export type StartOptions = {
+  database: DatabaseKind;
+  env?: Record<string, string>;
+  keepData?: { dataDir: string };
+  /** Run server.js from this copy of the standalone folder, with nothing from the project (as in Docker). */
+  standaloneDir?: string;
+};
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.keepData?.dataDir ?? mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const postgres = options.database === 'postgres' ? await createPostgresDatabase() : null;
+  const base = serverEnvironment({ port, host: '127.0.0.1', dataDir });
+  if (options.standaloneDir) delete base.GATEHOUSE_MIGRATIONS_DIR;
   const env: Record<string, string> = {
-    ...serverEnvironment({ port, host: '127.0.0.1', dataDir }),
+    ...base,
     PUBLIC_URL: `http://localhost:${port}`,
     DEMO_PASSWORD: TEST_DEMO_PASSWORD,
     ...(postgres ? { DATABASE_URL: postgres.url, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, [buildLayout(TEST_DIST_DIR).serverPath], {
-    cwd: PROJECT_ROOT,
+  const serverPath = options.standaloneDir
+    ? join(options.standaloneDir, 'server.js')
+    : buildLayout(TEST_DIST_DIR).serverPath;
+  const child = spawn(process.execPath, [serverPath], {
+    cwd: options.standaloneDir ?? PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

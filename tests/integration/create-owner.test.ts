@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli';
+import { buildLayout } from '../../lib/cli/standalone';
+import { runCli, runNode } from '../helpers/cli';
+import { TEST_DIST_DIR } from '../helpers/paths';
 import { signIn } from '../helpers/session';
 import { startServer } from '../helpers/server';
 
@@ -49,6 +51,24 @@ describe('npm run create-owner', () => {
       expect((await signIn(server.url, 'owner@acme.test', 'gatehouse-demo')).response.status).toBe(401);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('also runs from the standalone build alone, as in the Docker image', async () => {
+    const standalone = join(buildLayout(TEST_DIST_DIR).distDir, 'standalone');
+    const otherData = mkdtempSync(join(tmpdir(), 'gatehouse-owner-standalone-'));
+    try {
+      const result = await runNode(
+        join(standalone, 'cli', 'create-owner.mjs'),
+        ['--email', 'ops@example.com', '--org', 'Ops'],
+        { DATA_DIR: otherData },
+        standalone,
+        'another long password\n',
+      );
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toContain('Created ops@example.com, instance admin and owner of Ops');
+    } finally {
+      rmSync(otherData, { recursive: true, force: true });
     }
   });
 });

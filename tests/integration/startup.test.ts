@@ -1,11 +1,13 @@
 // Starting Gatehouse: configuration errors stop it with a message naming the variable, the embedded
 // database and its keys survive a restart, and cookies are Secure behind an https PUBLIC_URL.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli';
+import { buildLayout, PROJECT_ROOT } from '../../lib/cli/standalone';
+import { runCli, runNode } from '../helpers/cli';
+import { TEST_DIST_DIR } from '../helpers/paths';
 import { signIn } from '../helpers/session';
 import { startServer, TEST_DEMO_PASSWORD } from '../helpers/server';
 
@@ -74,6 +76,28 @@ describe('starting Gatehouse', () => {
       expect(metadata.issuer).toBe('https://gatehouse.example');
     } finally {
       await server.stop();
+    }
+  });
+
+  it('serves from a copy of the standalone folder alone, as the Docker image runs it, and passes its health check', async () => {
+    const app = mkdtempSync(join(tmpdir(), 'gatehouse-image-'));
+    cpSync(join(buildLayout(TEST_DIST_DIR).distDir, 'standalone'), app, { recursive: true });
+    try {
+      const server = await startServer({ database: 'embedded', standaloneDir: app });
+      try {
+        expect(server.output()).toContain('1 migration(s) applied');
+        expect((await signIn(server.url, 'viewer@acme.test', TEST_DEMO_PASSWORD)).response.status).toBe(200);
+        // The HEALTHCHECK command of the Dockerfile, run as Docker would.
+        const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+        const script = /CMD \["node", "-e", "(.+)"\]\n/.exec(dockerfile)?.[1];
+        expect(script).toBeDefined();
+        const check = await runNode('-e', [script!], { PORT: String(server.port) }, app);
+        expect(check.code).toBe(0);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(app, { recursive: true, force: true });
     }
   });
 });
