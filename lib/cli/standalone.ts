@@ -2,7 +2,7 @@
 // the tests boot exactly what users (and the Docker image) run.
 import { spawnSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -21,6 +21,28 @@ export function buildLayout(distDir = '.next'): BuildLayout {
 export function hasBuild(distDir = '.next'): boolean {
   const layout = buildLayout(distDir);
   return existsSync(layout.buildId) && existsSync(layout.serverPath);
+}
+
+/** What the build is made from: a change to any of these after the build makes it stale. */
+const BUILD_INPUTS = ['app', 'lib', 'prisma', 'public', 'instrumentation.ts', 'next.config.mjs', 'package-lock.json'];
+
+/** True when some source file is newer than the build (e.g. after `git pull`), or there is no build. */
+export function buildIsStale(distDir = '.next'): boolean {
+  if (!hasBuild(distDir)) return true;
+  const builtAt = statSync(buildLayout(distDir).buildId).mtimeMs;
+  return BUILD_INPUTS.some((input) => newestChange(join(PROJECT_ROOT, input)) > builtAt);
+}
+
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'generated' || entry === 'node_modules') continue; // outputs, not inputs
+    newest = Math.max(newest, newestChange(join(path, entry)));
+  }
+  return newest;
 }
 
 /** Generates the Prisma client, runs `next build`, and completes the standalone folder. Throws on failure. */

@@ -1,9 +1,9 @@
-// `npm start`: check the configuration, build the app if there is no build yet, then run the standalone
-// server. The server itself migrates, seeds the embedded database and prints how to sign in
-// (lib/server/startup.ts).
+// `npm start`: check the configuration, build the app if there is no build yet (or the sources changed
+// since), then run the standalone server. The server itself migrates, seeds the embedded database and
+// prints how to sign in (lib/server/startup.ts).
 import { spawn } from 'node:child_process';
 import { ConfigError, parseEnv } from '@/lib/env';
-import { buildApp, buildLayout, hasBuild, PROJECT_ROOT, serverEnvironment } from './standalone';
+import { buildApp, buildIsStale, buildLayout, hasBuild, PROJECT_ROOT, serverEnvironment } from './standalone';
 
 function main(): void {
   let config;
@@ -16,8 +16,12 @@ function main(): void {
     }
     throw error;
   }
-  if (!hasBuild()) {
-    console.log('gatehouse: no build yet, building (about a minute)…');
+  if (buildIsStale()) {
+    console.log(
+      hasBuild()
+        ? 'gatehouse: the sources changed since the last build, rebuilding…'
+        : 'gatehouse: no build yet, building (about a minute)…',
+    );
     buildApp();
   }
   const child = spawn(process.execPath, [buildLayout().serverPath], {
