@@ -18,8 +18,12 @@ const nextConfig = {
         source: '/:path*',
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'no-referrer' },
+          // Same-origin only: no URL of Gatehouse leaks to a client's site, and browsers still send a real
+          // Origin header on our own form posts (with no-referrer they send "null").
+          { key: 'Referrer-Policy', value: 'same-origin' },
           { key: 'X-Frame-Options', value: 'DENY' },
+          // Nothing of Gatehouse may be framed: the consent screen above all (clickjacking).
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
         ],
       },
     ];

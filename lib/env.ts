@@ -38,6 +38,8 @@ const schema = z
       .optional(),
     TRUST_PROXY: booleanFlag.default(false),
     DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
+    CIMD: z.enum(['on', 'off']).default('on'),
+    REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
   })
   .superRefine((value, ctx) => {
     if (value.DATABASE_URL && !value.AUTH_SECRET) {
@@ -65,6 +67,10 @@ export type Env = {
   /** Honour X-Forwarded-For / X-Forwarded-Proto from a reverse proxy in front of Gatehouse. */
   trustProxy: boolean;
   demoPassword: string;
+  /** Client ID Metadata Documents: accept https URLs as client_id (needs outbound HTTPS). */
+  cimd: boolean;
+  /** Client registrations allowed per IP address per minute. */
+  registrationRateLimit: number;
 };
 
 export class ConfigError extends Error {
@@ -102,6 +108,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     authSecret: raw.AUTH_SECRET ?? embeddedAuthSecret(dataDir),
     trustProxy: raw.TRUST_PROXY,
     demoPassword: raw.DEMO_PASSWORD,
+    cimd: raw.CIMD === 'on',
+    registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
   };
 }
 

@@ -58,6 +58,15 @@ export async function runNodeHandler(
   ]);
 }
 
+/**
+ * A Node request/response pair for provider APIs that take (req, res) without answering through them
+ * (interactionDetails, interactionResult, Session.get). The request's body is not read.
+ */
+export function nodePair(request: Request, options: BridgeOptions): { req: IncomingMessage; res: ServerResponse } {
+  const req = buildRequest(request, null, options);
+  return { req, res: new ServerResponse(req) };
+}
+
 function buildRequest(request: Request, body: Buffer | null, options: BridgeOptions): IncomingMessage {
   const publicUrl = new URL(options.publicUrl);
   const socket = new Socket();

@@ -1,22 +1,55 @@
-// The single entry from Next.js route handlers into the OAuth provider.
+// The single entry from Next.js route handlers into the OAuth provider: Gatehouse's own steps for the
+// endpoints that need them (endpoints/*), then the provider through the bridge.
+import type Provider from 'oidc-provider';
 import { env } from '@/lib/env';
 import { clientAddress } from '@/lib/http/client-address';
-import { runNodeHandler } from './bridge';
+import { runNodeHandler, type BridgeOptions } from './bridge';
+import { endForeignProviderSession, normalizeAuthorizationRequest } from './endpoints/authorize';
+import { handleClientManagement, handleRegistration } from './endpoints/register';
+import { corsPreflight, oauthError } from './endpoints/responses';
+import { handleToken } from './endpoints/token';
 import { oauthProvider } from './provider';
 
+const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+
 export async function handleOAuthRequest(request: Request): Promise<Response> {
-  let provider;
+  let provider: Provider;
   try {
     provider = await oauthProvider();
   } catch (error) {
     console.error('oauth: the provider could not start', error);
-    return Response.json(
-      { error: 'temporarily_unavailable', error_description: 'The authorization server is starting or its database is unreachable.' },
-      { status: 503, headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' } },
-    );
+    return oauthError(503, 'temporarily_unavailable', 'The authorization server is starting or its database is unreachable.', {
+      'Retry-After': '5',
+    });
   }
-  return runNodeHandler(provider.callback(), request, {
-    publicUrl: env().publicUrl,
-    clientAddress: clientAddress(request.headers),
-  });
+  let callback = callbacks.get(provider);
+  if (!callback) {
+    callback = provider.callback();
+    callbacks.set(provider, callback);
+  }
+  const handler = callback;
+  const ip = clientAddress(request.headers);
+  const bridge: BridgeOptions = { publicUrl: env().publicUrl, clientAddress: ip };
+  const run = (forward: Request) => runNodeHandler(handler, forward, bridge);
+
+  const path = new URL(request.url).pathname;
+  try {
+    if (path === '/oauth/register') {
+      if (request.method === 'OPTIONS') return corsPreflight('POST');
+      if (request.method === 'POST') return await handleRegistration(request, run, ip);
+    }
+    if (path.startsWith('/oauth/register/')) {
+      if (request.method === 'OPTIONS') return corsPreflight('GET, PUT, DELETE');
+      return await handleClientManagement(request, run, decodeURIComponent(path.slice('/oauth/register/'.length)), ip);
+    }
+    if (path === '/oauth/token' && request.method === 'POST') return await handleToken(request, run, provider, ip);
+    if (path === '/oauth/authorize' || path.startsWith('/oauth/authorize/')) {
+      await endForeignProviderSession(provider, request, bridge);
+      return await run(normalizeAuthorizationRequest(request));
+    }
+    return await run(request);
+  } catch (error) {
+    console.error(`oauth: ${request.method} ${path} failed`, error);
+    return oauthError(500, 'server_error', 'The authorization server could not complete the request.');
+  }
 }

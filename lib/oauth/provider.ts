@@ -1,11 +1,16 @@
-// The one oidc-provider instance of this process, configured for Gatehouse. Route handlers reach it
-// through the bridge (bridge.ts); it lives on globalThis because Next.js may evaluate this module once
-// per route bundle, and two providers would disagree about in-memory state.
-import Provider, { type Configuration } from 'oidc-provider';
+// The one oidc-provider instance of this process, configured for Gatehouse (SPEC §2–§4). Each option that
+// departs from the provider's defaults says why. Route handlers reach the provider through
+// handle-request.ts; it lives on globalThis because Next.js may evaluate this module once per route
+// bundle, and two providers would disagree about in-memory state (CIMD cache, keys).
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { env } from '@/lib/env';
-import { db } from '@/lib/db/client';
+import { queries } from '@/lib/db/transaction';
 import { PrismaAdapter } from './adapter';
+import { clientSecretMatches } from './client-secrets';
+import { cimdOptions } from './cimd';
 import { loadProviderKeys } from './keys';
+import { canonicalResource, isMcpResource, mcpResource } from './resource';
+import { ALL_SCOPES, MCP_SCOPES } from './scopes';
 
 /** Every provider endpoint lives under /oauth (SPEC §2); nothing points outside it. */
 export const OAUTH_ROUTES = {
@@ -21,28 +26,120 @@ export const OAUTH_ROUTES = {
   code_verification: '/oauth/device',
   device_authorization: '/oauth/device/auth',
   backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+  credential: '/oauth/credential',
 } as const;
+
+export const LIFETIMES = {
+  Interaction: 30 * 60,
+  AuthorizationCode: 60,
+  AccessToken: 60 * 60,
+  RefreshToken: 30 * 24 * 60 * 60,
+  // A provider session only remembers who signed in here; Gatehouse's own sign-in decides.
+  Session: 12 * 60 * 60,
+  // A grant lives as long as it is used: each refresh extends its refresh token, so the grant itself
+  // must outlive any chain of refreshes. Revocation, not expiry, ends it.
+  Grant: 10 * 365 * 24 * 60 * 60,
+} as const;
+
+const MCP_SCOPE_LIST = Object.keys(MCP_SCOPES).join(' ');
+
+/** Every authorization goes through the consent screen: no silent reuse of an earlier grant (SPEC §5). */
+function consentEveryTime() {
+  const { Prompt, Check, base } = interactionPolicy;
+  const policy = base();
+  const index = policy.findIndex((prompt) => prompt.name === 'consent');
+  policy.splice(
+    index,
+    1,
+    new Prompt(
+      { name: 'consent', requestable: true },
+      new Check('consent_required', 'the person must approve this client', 'consent_required', (ctx) =>
+        ctx.oidc.result?.consent ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    ),
+  );
+  return policy;
+}
 
 async function createProvider(): Promise<Provider> {
   const { publicUrl } = env();
   const keys = await loadProviderKeys();
+  const secureCookies = publicUrl.startsWith('https://');
   const configuration: Configuration = {
     adapter: PrismaAdapter,
-    jwks: { keys: keys.signing as Configuration['jwks'] extends { keys: infer K } | undefined ? K : never },
-    cookies: { keys: keys.cookies },
+    jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: {
+      keys: keys.cookies,
+      long: { signed: true, secure: secureCookies, sameSite: 'lax' },
+      short: { signed: true, secure: secureCookies, sameSite: 'lax' },
+    },
     routes: OAUTH_ROUTES,
     responseTypes: ['code'],
-    // PKCE for every client; oidc-provider 9 accepts only S256 and refuses a missing method.
+    // PKCE for every client, confidential ones included; oidc-provider 9 accepts only S256 and refuses a
+    // challenge without its method.
     pkce: { required: () => true },
-    scopes: ['openid', 'offline_access', 'profile', 'email', 'mcp:read', 'mcp:write'],
+    scopes: ALL_SCOPES,
     claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
-    interactions: { url: (_ctx, interaction) => `/consent/${interaction.uid}` },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'RS256',
+    },
+    // No client_secret_jwt: it would use the client secret — stored only as a hash — as an HMAC key.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    enabledJWA: { clientAuthSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'] },
+    ttl: LIFETIMES,
+    // Tokens belong to the grant, not to the browser session that approved it.
+    expiresWithSession: () => false,
+    // Refresh tokens for every client allowed the grant, whether or not it asked for offline_access.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh rotates (SPEC §4), confidential clients included.
+    rotateRefreshToken: () => true,
+    // CORS `*` on the token, revocation and introspection endpoints: browser-based MCP clients call them,
+    // and they are protected by PKCE and client authentication, not by origin.
+    clientBasedCORS: () => true,
+    interactions: {
+      url: (_ctx, interaction) => `/consent/${interaction.uid}`,
+      policy: consentEveryTime(),
+    },
+    // Only the grant the person just approved; never one found in the provider session (SPEC §5).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     features: {
       devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true },
+      registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
+      // RFC 7662 for confidential clients only: a public client has nothing to authenticate with.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client) => client.clientAuthMethod !== 'none' },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpResource(),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (!isMcpResource(resource)) {
+            throw new errors.InvalidTarget(`the only resource is ${mcpResource()}`);
+          }
+          return {
+            scope: MCP_SCOPE_LIST,
+            audience: canonicalResource(mcpResource()) as string,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: LIFETIMES.AccessToken,
+          };
+        },
+      },
+      ...cimdOptions(),
     },
     async findAccount(_ctx, sub) {
-      const person = await db().person.findUnique({ where: { id: sub } });
+      // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
+      const person = await queries().person.findUnique({ where: { id: sub } });
       if (!person || person.disabledAt) return undefined;
       return {
         accountId: person.id,
@@ -51,7 +148,18 @@ async function createProvider(): Promise<Provider> {
     },
   };
   const provider = new Provider(publicUrl, configuration);
-  // Failures are answered to the client by the provider; log them here for the operator.
+
+  // Confidential clients' secrets are stored hashed (client-secrets.ts).
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
+    return clientSecretMatches(this.clientSecret, actual);
+  };
+  // SPEC §4: opaque access tokens start with mcp_at_, so leaked ones are easy to recognize and scan for.
+  const accessTokens = provider.AccessToken.prototype as unknown as { generateTokenId(this: unknown): string };
+  const generateTokenId = accessTokens.generateTokenId;
+  accessTokens.generateTokenId = function prefixedTokenId(this: unknown) {
+    return `mcp_at_${generateTokenId.call(this)}`;
+  };
+
   provider.on('server_error', (_ctx, error) => console.error('oauth: server_error', error));
   return provider;
 }

@@ -1,5 +1,6 @@
 import NextAuth from 'next-auth';
 import { authOptions } from '@/lib/auth/options';
+import { endProviderSession } from '@/lib/oauth/sessions';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,7 +8,15 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 // Options are read on the first request, not at import: the build imports this module too.
 async function handler(request: Request, context: RouteContext) {
-  return NextAuth(authOptions())(request, { params: await context.params });
+  const params = await context.params;
+  const response: Response = await NextAuth(authOptions())(request, { params });
+  if (request.method !== 'POST' || params.nextauth.join('/') !== 'signout') return response;
+  // Signing out of Gatehouse also ends the OAuth provider's session in this browser.
+  const cleared = await endProviderSession(request);
+  if (cleared.length === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const cookie of cleared) headers.append('Set-Cookie', cookie);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,40 @@
+// Security events (SPEC §7). Each is written with the same transaction client as the change it
+// records, so there is never a change without its record, nor a record of a change that rolled back.
+import { queries, type Tx } from '@/lib/db/transaction';
+import type { Prisma } from '@/lib/generated/prisma/client';
+
+export type AuditEventType =
+  | 'client.registered'
+  | 'client.deleted'
+  | 'consent.granted'
+  | 'consent.denied'
+  | 'token.issued'
+  | 'token.refreshed'
+  | 'refresh.reuse_detected'
+  | 'grant.revoked'
+  | 'person.created'
+  | 'demo.seeded';
+
+export type AuditEvent = {
+  type: AuditEventType;
+  orgId?: string | null;
+  actorPersonId?: string | null;
+  clientId?: string | null;
+  grantId?: string | null;
+  ip?: string | null;
+  data?: Prisma.InputJsonObject;
+};
+
+export async function recordAudit(event: AuditEvent, tx: Tx = queries()): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      type: event.type,
+      orgId: event.orgId ?? null,
+      actorPersonId: event.actorPersonId ?? null,
+      clientId: event.clientId ?? null,
+      grantId: event.grantId ?? null,
+      ip: event.ip ?? null,
+      data: event.data ?? {},
+    },
+  });
+}

@@ -1,0 +1,24 @@
+// Who is signed in to Gatehouse, read from the next-auth session cookie of any request — also where
+// next-auth's own helpers cannot run (inside the OAuth provider's request handling).
+import { getToken } from 'next-auth/jwt';
+import { authOptions } from './options';
+
+export async function signedInPersonId(headers: Headers): Promise<string | null> {
+  const options = authOptions();
+  const cookies = Object.fromEntries(
+    (headers.get('cookie') ?? '')
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const index = part.indexOf('=');
+        return [part.slice(0, index), decodeURIComponent(part.slice(index + 1))];
+      }),
+  );
+  const token = await getToken({
+    req: { headers: Object.fromEntries(headers), cookies } as never,
+    secret: options.secret,
+    secureCookie: Boolean(options.useSecureCookies),
+  });
+  return typeof token?.sub === 'string' ? token.sub : null;
+}

@@ -1,0 +1,24 @@
+// The database transaction the current code runs in, if any. Code that does not receive a transaction
+// client explicitly — oidc-provider's storage adapter, called from inside the provider — uses the one
+// established by `inTransaction`, so that a provider write and Gatehouse's own writes commit together.
+// (The embedded database has a single connection: a query outside the open transaction would wait on
+// it forever.)
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { db } from './client';
+import type { Prisma } from '@/lib/generated/prisma/client';
+
+export type Tx = Prisma.TransactionClient;
+
+const current = new AsyncLocalStorage<Tx>();
+
+/** Runs `work` in one transaction; provider storage used inside it joins the transaction. */
+export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  const outer = current.getStore();
+  if (outer) return work(outer); // already inside one: join it
+  return db().$transaction((tx) => current.run(tx, () => work(tx)), { timeout: 15_000, maxWait: 15_000 });
+}
+
+/** The open transaction's client, or the plain client. */
+export function queries(): Tx {
+  return current.getStore() ?? db();
+}

@@ -1,0 +1,153 @@
+// The consent screen's data and decision (SPEC §5). The page shows what `loadConsent` returns; the form
+// posts to `decideConsent`, which records the grant and hands the result back to the provider.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type Provider from 'oidc-provider';
+import { recordAudit } from '@/lib/audit/events';
+import { roleCan } from '@/lib/auth/permissions';
+import { signedInPersonId } from '@/lib/auth/signed-in';
+import { deriveKey } from '@/lib/crypto/seal';
+import { db } from '@/lib/db/client';
+import { env } from '@/lib/env';
+import { clientAddress } from '@/lib/http/client-address';
+import { nodePair } from './bridge';
+import { clientRecord, ensureClientRecord } from './clients';
+import { orgChoicesFor, type OrgChoice } from './eligibility';
+import { approveGrant } from './grants';
+import { oauthProvider } from './provider';
+import { mcpResource } from './resource';
+import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';
+
+export type ConsentView =
+  | { kind: 'expired' }
+  | { kind: 'sign-in'; loginPath: string }
+  | {
+      kind: 'ask';
+      uid: string;
+      csrf: string;
+      person: { name: string; email: string };
+      client: { name: string; unverified: boolean; identityHost: string | null };
+      redirectHost: string;
+      resource: string;
+      scopes: { scope: McpScope; description: string }[];
+      sharesProfile: boolean;
+      orgs: (OrgChoice & { canRunTools: boolean })[];
+      error: string | null;
+    };
+
+const ERRORS: Record<string, string> = {
+  scope: 'Tick at least one of the boxes below to allow access.',
+  org: 'Pick an organization where this app may be connected.',
+};
+
+export async function loadConsent(uid: string, cookieHeader: string, error: string | null): Promise<ConsentView> {
+  const provider = await oauthProvider();
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction || !interaction.params.client_id) return { kind: 'expired' };
+
+  const personId = await signedInPersonId(new Headers({ cookie: cookieHeader }));
+  if (!personId) return { kind: 'sign-in', loginPath: `/login?callbackUrl=${encodeURIComponent(`/consent/${uid}`)}` };
+  const person = await db().person.findUnique({ where: { id: personId } });
+  if (!person || person.disabledAt) return { kind: 'sign-in', loginPath: `/login?callbackUrl=${encodeURIComponent(`/consent/${uid}`)}` };
+
+  const clientId = String(interaction.params.client_id);
+  const client = await provider.Client.find(clientId);
+  if (!client) return { kind: 'expired' };
+  await ensureClientRecord({ clientId, clientName: client.clientName });
+  const record = await clientRecord(clientId);
+  const requested = String(interaction.params.scope ?? '').split(' ');
+  const orgs = await orgChoicesFor(person.id, clientId);
+
+  return {
+    kind: 'ask',
+    uid,
+    csrf: csrfToken(uid, person.id),
+    person: { name: person.name, email: person.email },
+    client: {
+      name: client.clientName ?? 'An unnamed app',
+      unverified: record?.registration !== 'admin',
+      identityHost: record?.registration === 'metadata_document' ? new URL(clientId).hostname : null,
+    },
+    redirectHost: hostOf(String(interaction.params.redirect_uri ?? client.redirectUris?.[0] ?? '')),
+    resource: mcpResource(),
+    scopes: requested.filter(isMcpScope).map((scope) => ({ scope, description: MCP_SCOPES[scope] })),
+    sharesProfile: requested.includes('profile') || requested.includes('email'),
+    orgs: orgs.map((org) => ({ ...org, canRunTools: roleCan(org.role, 'tool:execute') })),
+    error: error ? (ERRORS[error] ?? null) : null,
+  };
+}
+
+/** Handles the consent form: Allow or Deny. Answers with a redirect, back to the client or the form. */
+export async function decideConsent(request: Request, uid: string): Promise<Response> {
+  const { publicUrl } = env();
+  if (request.headers.get('origin') !== new URL(publicUrl).origin) {
+    return new Response('This form must be sent from the Gatehouse consent page.', { status: 403 });
+  }
+  const consentPath = `${publicUrl}/consent/${encodeURIComponent(uid)}`;
+  const personId = await signedInPersonId(request.headers);
+  if (!personId) return Response.redirect(consentPath, 303);
+  const form = await request.formData();
+  if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
+    return new Response('This consent form expired or was not issued to you. Start again from the app.', { status: 403 });
+  }
+
+  const provider = await oauthProvider();
+  const ip = clientAddress(request.headers);
+  const { req, res } = nodePair(request, { publicUrl, clientAddress: ip });
+  let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+  try {
+    details = await provider.interactionDetails(req, res);
+  } catch {
+    return Response.redirect(consentPath, 303); // expired, or started in another browser: the page says so
+  }
+  if (details.uid !== uid) return Response.redirect(consentPath, 303);
+  const clientId = String(details.params.client_id);
+
+  let result: Parameters<Provider['interactionResult']>[2];
+  if (form.get('decision') !== 'allow') {
+    await recordAudit({ type: 'consent.denied', actorPersonId: personId, clientId, ip, data: {} });
+    result = { error: 'access_denied', error_description: 'The person did not allow access.' };
+  } else {
+    const scopes = form.getAll('scope').map(String).filter(isMcpScope);
+    const offered = String(details.params.scope ?? '').split(' ');
+    if (scopes.length === 0 || scopes.some((scope) => !offered.includes(scope))) {
+      return Response.redirect(`${consentPath}?error=scope`, 303);
+    }
+    const orgId = String(form.get('org') ?? '');
+    const choice = (await orgChoicesFor(personId, clientId)).find((org) => org.orgId === orgId);
+    if (!choice?.eligible) return Response.redirect(`${consentPath}?error=org`, 303);
+
+    const resource = details.params.resource;
+    const grantId = await approveGrant(provider, {
+      personId,
+      orgId,
+      clientId,
+      scopes: [...new Set(scopes)],
+      resource: typeof resource === 'string' && resource ? resource : mcpResource(),
+      oidcScopes: offered.filter((scope) => ['openid', 'profile', 'email', 'offline_access'].includes(scope)),
+      ip,
+    });
+    // The approving account is the one signed in to Gatehouse (SPEC §5), whatever the provider session said.
+    result = { login: { accountId: personId }, consent: { grantId } };
+  }
+  const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+  return Response.redirect(returnTo, 303);
+}
+
+function csrfToken(uid: string, personId: string): string {
+  return createHmac('sha256', deriveKey(env().authSecret, 'consent-form')).update(`${uid}\n${personId}`).digest('base64url');
+}
+
+function csrfValid(presented: string, uid: string, personId: string): boolean {
+  const expected = Buffer.from(csrfToken(uid, personId));
+  const actual = Buffer.from(presented);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+function hostOf(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return url.host || url.protocol.replace(/:$/, '');
+  } catch {
+    return uri;
+  }
+}

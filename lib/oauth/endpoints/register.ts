@@ -1,0 +1,134 @@
+// POST /oauth/register (RFC 7591) and /oauth/register/{client_id} (RFC 7592), around the provider:
+// size limit, per-IP rate limit, normalization of what real MCP clients send (registration.ts), the
+// Gatehouse client row and audit event committed with the provider's Client, and secrets that never
+// leave Gatehouse again after the registration response.
+import { recordAudit } from '@/lib/audit/events';
+import { inTransaction, queries } from '@/lib/db/transaction';
+import { env } from '@/lib/env';
+import { FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
+import { clientSecretMatches, isHashedSecret } from '../client-secrets';
+import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
+import { oauthError, readLimitedText, withBody, withOpenCors } from './responses';
+
+export type RunProvider = (request: Request) => Promise<Response>;
+
+const holder = globalThis as unknown as { gatehouseRegistrationLimiter?: FixedWindowLimiter };
+
+function limiter(): FixedWindowLimiter {
+  holder.gatehouseRegistrationLimiter ??= new FixedWindowLimiter(env().registrationRateLimit, 60_000);
+  return holder.gatehouseRegistrationLimiter;
+}
+
+async function readRegistrationBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: Response }> {
+  const text = await readLimitedText(request, REGISTRATION_LIMITS.bodyBytes);
+  if (text === null) {
+    return { error: oauthError(413, 'invalid_client_metadata', `the registration body must be at most ${REGISTRATION_LIMITS.bodyBytes} bytes`) };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { error: oauthError(400, 'invalid_client_metadata', 'the registration body is not valid JSON') };
+  }
+  try {
+    return { body: normalizeRegistration(parsed) };
+  } catch (error) {
+    if (error instanceof RegistrationError) return { error: oauthError(400, error.code, error.description) };
+    throw error;
+  }
+}
+
+export async function handleRegistration(request: Request, run: RunProvider, ip: string): Promise<Response> {
+  const decision = limiter().take(ip);
+  if (!decision.allowed) {
+    return withOpenCors(
+      oauthError(429, 'too_many_requests', 'too many client registrations from this address; try again later', {
+        'Retry-After': String(decision.retryAfterSeconds),
+      }),
+    );
+  }
+  const read = await readRegistrationBody(request);
+  if ('error' in read) return withOpenCors(read.error);
+
+  const response = await inTransaction(async (tx) => {
+    const answer = await run(withBody(request, JSON.stringify(read.body), 'application/json'));
+    if (answer.status !== 201) return answer;
+    const client = (await answer.clone().json()) as { client_id: string; client_name?: string; redirect_uris: string[] };
+    await tx.oAuthClient.create({
+      data: {
+        clientId: client.client_id,
+        registration: 'dynamic',
+        name: client.client_name ?? null,
+        hostname: redirectHostname(client.redirect_uris),
+        registeredIp: ip,
+      },
+    });
+    await recordAudit(
+      {
+        type: 'client.registered',
+        clientId: client.client_id,
+        ip,
+        data: { name: client.client_name ?? null, redirectUris: client.redirect_uris, via: 'dynamic' },
+      },
+      tx,
+    );
+    return answer;
+  });
+  return withOpenCors(response);
+}
+
+/** RFC 7592: read, update, delete one's own registration with the registration access token. */
+export async function handleClientManagement(request: Request, run: RunProvider, clientId: string, ip: string): Promise<Response> {
+  if (request.method === 'GET') return withOpenCors(await stripSecret(await run(request)));
+
+  if (request.method === 'PUT') {
+    const read = await readRegistrationBody(request);
+    if ('error' in read) return withOpenCors(read.error);
+    const body = read.body;
+    if ('client_secret' in body) {
+      // RFC 7592 §2.2: the client may echo its secret. It is stored only as a hash: verify, then drop it.
+      const stored = await queries().oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
+      const storedSecret = (stored?.payload as { client_secret?: string } | undefined)?.client_secret;
+      if (!isHashedSecret(storedSecret) || !clientSecretMatches(storedSecret, String(body.client_secret))) {
+        return withOpenCors(oauthError(400, 'invalid_client_metadata', 'client_secret does not match'));
+      }
+      delete body.client_secret;
+    }
+    return withOpenCors(await stripSecret(await run(withBody(request, JSON.stringify(body), 'application/json'))));
+  }
+
+  if (request.method === 'DELETE') {
+    const response = await inTransaction(async (tx) => {
+      const answer = await run(request);
+      if (answer.status === 204) {
+        await tx.oAuthClient.deleteMany({ where: { clientId } });
+        await recordAudit({ type: 'client.deleted', clientId, ip, data: { by: 'client' } }, tx);
+      }
+      return answer;
+    });
+    return withOpenCors(response);
+  }
+  return withOpenCors(await run(request));
+}
+
+/** After registration, the secret is never shown again (the provider only has its hash anyway). */
+async function stripSecret(response: Response): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const body = (await response.json()) as Record<string, unknown>;
+  delete body.client_secret;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
+function redirectHostname(uris: string[]): string | null {
+  for (const uri of uris) {
+    try {
+      const host = new URL(uri).hostname;
+      if (host) return host;
+    } catch {
+      // ignore: the provider validated them
+    }
+  }
+  return null;
+}

@@ -1,0 +1,45 @@
+// OAuth error responses written by Gatehouse itself (before or after the provider), in the provider's
+// JSON shape, never cached.
+export function oauthError(status: number, error: string, description: string, headers: HeadersInit = {}): Response {
+  return Response.json(
+    { error, error_description: description },
+    { status, headers: { 'Cache-Control': 'no-store', ...Object.fromEntries(new Headers(headers)) } },
+  );
+}
+
+/** CORS `*` for endpoints any browser-based client may call (SPEC §2). */
+export function withOpenCors(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('Access-Control-Allow-Origin', '*');
+  headers.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+export function corsPreflight(methods: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': methods,
+      'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+      'Access-Control-Max-Age': '600',
+    },
+  });
+}
+
+/** Reads at most `limit` bytes of a request body; null when it is larger. */
+export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return null;
+  const body = await request.arrayBuffer();
+  if (body.byteLength > limit) return null;
+  return new TextDecoder().decode(body);
+}
+
+/** The same request with another body (the provider re-reads it). */
+export function withBody(request: Request, body: string, contentType: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set('content-type', contentType);
+  headers.delete('content-length');
+  return new Request(request.url, { method: request.method, headers, body });
+}

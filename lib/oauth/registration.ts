@@ -1,0 +1,134 @@
+// RFC 7591 registration requests, checked and normalized before oidc-provider sees them (SPEC §3).
+//
+// Real MCP clients send quirky bodies that must still succeed: unknown scopes and grant types (dropped),
+// an empty scope, custom-scheme and loopback redirect URIs with `application_type: web` or none at all
+// (made `native`, which is what they are — oidc-provider accepts those URIs only for native clients,
+// and only native clients get RFC 8252's any-port loopback matching).
+export const REGISTRATION_LIMITS = {
+  bodyBytes: 64 * 1024,
+  redirectUris: 10,
+  uriLength: 2000,
+  nameLength: 200,
+  stringLength: 2000,
+  contacts: 5,
+} as const;
+
+const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const SUPPORTED_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'filesystem:']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export class RegistrationError extends Error {
+  constructor(
+    readonly code: 'invalid_redirect_uri' | 'invalid_client_metadata',
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = 'RegistrationError';
+  }
+}
+
+type Metadata = Record<string, unknown>;
+
+/** Returns the body to hand to the provider, or throws RegistrationError. */
+export function normalizeRegistration(input: unknown): Metadata {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new RegistrationError('invalid_client_metadata', 'the registration body must be a JSON object');
+  }
+  const body: Metadata = { ...(input as Metadata) };
+
+  const redirectUris = body.redirect_uris;
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect_uris must be a non-empty array');
+  }
+  if (redirectUris.length > REGISTRATION_LIMITS.redirectUris) {
+    throw new RegistrationError('invalid_redirect_uri', `at most ${REGISTRATION_LIMITS.redirectUris} redirect_uris`);
+  }
+  const kinds = redirectUris.map(classifyRedirectUri);
+  body.redirect_uris = [...new Set(redirectUris as string[])];
+
+  // Native if any redirect URI is a private-use scheme or http on loopback, whatever was declared.
+  if (kinds.some((kind) => kind === 'custom' || kind === 'loopback')) body.application_type = 'native';
+  else if (body.application_type !== 'native') body.application_type = 'web';
+  if (body.application_type === 'native' && kinds.includes('https-loopback')) {
+    throw new RegistrationError('invalid_redirect_uri', 'https redirect URIs on loopback cannot be mixed with native ones');
+  }
+
+  body.grant_types = filterList(body.grant_types, SUPPORTED_GRANT_TYPES, ['authorization_code', 'refresh_token']);
+  if (!(body.grant_types as string[]).includes('authorization_code')) {
+    (body.grant_types as string[]).unshift('authorization_code');
+  }
+  body.response_types = ['code'];
+
+  if (body.token_endpoint_auth_method === undefined) body.token_endpoint_auth_method = 'none';
+  if (!SUPPORTED_AUTH_METHODS.includes(String(body.token_endpoint_auth_method))) {
+    throw new RegistrationError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method must be one of ${SUPPORTED_AUTH_METHODS.join(', ')}`,
+    );
+  }
+
+  // A registered scope would restrict the client (oidc-provider refuses anything outside it); what a
+  // client may do is decided by the person on the consent screen instead. Unknown scopes such as
+  // `claudeai` therefore cost nothing either.
+  delete body.scope;
+
+  for (const [field, value] of Object.entries(body)) {
+    if (typeof value === 'string') {
+      const limit = field === 'client_name' ? REGISTRATION_LIMITS.nameLength : REGISTRATION_LIMITS.stringLength;
+      if (value.length > limit) {
+        throw new RegistrationError('invalid_client_metadata', `${field} must be at most ${limit} characters`);
+      }
+    }
+  }
+  if (Array.isArray(body.contacts) && body.contacts.length > REGISTRATION_LIMITS.contacts) {
+    throw new RegistrationError('invalid_client_metadata', `at most ${REGISTRATION_LIMITS.contacts} contacts`);
+  }
+  if (Array.isArray(body.post_logout_redirect_uris)) delete body.post_logout_redirect_uris;
+  return body;
+}
+
+type RedirectKind = 'https' | 'https-loopback' | 'loopback' | 'custom';
+
+/** SPEC §3: https; http only on loopback; private-use schemes; never javascript:, data:, file:, fragments. */
+export function classifyRedirectUri(value: unknown): RedirectKind {
+  if (typeof value !== 'string' || !value) {
+    throw new RegistrationError('invalid_redirect_uri', 'every redirect URI must be a non-empty string');
+  }
+  if (value.length > REGISTRATION_LIMITS.uriLength) {
+    throw new RegistrationError('invalid_redirect_uri', `redirect URIs must be at most ${REGISTRATION_LIMITS.uriLength} characters`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RegistrationError('invalid_redirect_uri', `${value} is not an absolute URI`);
+  }
+  if (value.includes('#')) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a fragment');
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) {
+    throw new RegistrationError('invalid_redirect_uri', `the ${url.protocol.slice(0, -1)} scheme is not allowed`);
+  }
+  if (url.protocol === 'https:') {
+    if (!url.hostname) throw new RegistrationError('invalid_redirect_uri', `${value} has no host`);
+    return LOOPBACK_HOSTS.has(url.hostname) ? 'https-loopback' : 'https';
+  }
+  if (url.protocol === 'http:') {
+    if (!LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new RegistrationError('invalid_redirect_uri', 'http redirect URIs are allowed only on loopback (localhost, 127.0.0.1, [::1])');
+    }
+    return 'loopback';
+  }
+  // RFC 8252 §7.1: a private-use scheme is a reverse domain name, e.g. com.example.app: or cursor:
+  if (!/^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) {
+    throw new RegistrationError('invalid_redirect_uri', `${value} has an invalid scheme`);
+  }
+  return 'custom';
+}
+
+function filterList(value: unknown, supported: string[], fallback: string[]): string[] {
+  if (!Array.isArray(value)) return [...fallback];
+  const kept = [...new Set(value.filter((item): item is string => typeof item === 'string' && supported.includes(item)))];
+  return kept.length ? kept : [...fallback];
+}
