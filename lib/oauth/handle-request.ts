@@ -7,6 +7,7 @@ import { runNodeHandler, type BridgeOptions } from './bridge';
 import { endForeignProviderSession, normalizeAuthorizationRequest } from './endpoints/authorize';
 import { handleClientManagement, handleRegistration } from './endpoints/register';
 import { corsPreflight, oauthError } from './endpoints/responses';
+import { handleRevocation } from './endpoints/revoke';
 import { handleToken } from './endpoints/token';
 import { oauthProvider } from './provider';
 
@@ -43,6 +44,7 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
       return await handleClientManagement(request, run, decodeURIComponent(path.slice('/oauth/register/'.length)), ip);
     }
     if (path === '/oauth/token' && request.method === 'POST') return await handleToken(request, run, provider, ip);
+    if (path === '/oauth/revoke' && request.method === 'POST') return await handleRevocation(request, run, ip);
     if (path === '/oauth/authorize' || path.startsWith('/oauth/authorize/')) {
       await endForeignProviderSession(provider, request, bridge);
       return await run(normalizeAuthorizationRequest(request));

@@ -97,6 +97,8 @@ async function createProvider(): Promise<Provider> {
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Every refresh rotates (SPEC §4), confidential clients included.
     rotateRefreshToken: () => true,
+    // Revoking either token of a grant (RFC 7009) ends the whole grant: the app is disconnected.
+    revokeGrantPolicy: () => true,
     // CORS `*` on the token, revocation and introspection endpoints: browser-based MCP clients call them,
     // and they are protected by PKCE and client authentication, not by origin.
     clientBasedCORS: () => true,

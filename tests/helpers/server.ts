@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildLayout, PROJECT_ROOT, serverEnvironment } from '../../lib/cli/standalone';
 import { createPostgresDatabase, type DatabaseKind, type PostgresDatabase } from './databases';
+import { runNode } from './cli';
 import { TEST_DIST_DIR } from './paths';
 
 export const TEST_DEMO_PASSWORD = 'test-demo-password-1';
@@ -21,6 +22,9 @@ export type RunningServer = {
   /** Everything the server's process was started with (to run a CLI against the same database). */
   env: Record<string, string>;
   output(): string;
+  /** Stops the process only, keeping its data, port and environment for `startServer(server.restartOptions)`. */
+  halt(): Promise<void>;
+  restartOptions: StartOptions;
   stop(): Promise<void>;
 };
 
@@ -30,12 +34,17 @@ export type StartOptions = {
   keepData?: { dataDir: string };
   /** Run server.js from this copy of the standalone folder, with nothing from the project (as in Docker). */
   standaloneDir?: string;
+  /** PostgreSQL is never seeded by the server itself; tests get the demo data unless they say otherwise. */
+  seedPostgres?: boolean;
+  /** Reuse this port (and PostgreSQL database) — see restart(). */
+  port?: number;
+  postgres?: PostgresDatabase;
 };
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.keepData?.dataDir ?? mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-  const postgres = options.database === 'postgres' ? await createPostgresDatabase() : null;
+  const postgres = options.postgres ?? (options.database === 'postgres' ? await createPostgresDatabase() : null);
   const base = serverEnvironment({ port, host: '127.0.0.1', dataDir });
   if (options.standaloneDir) delete base.GATEHOUSE_MIGRATIONS_DIR;
   const env: Record<string, string> = {
@@ -45,6 +54,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(postgres ? { DATABASE_URL: postgres.url, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
     ...options.env,
   };
+  if (postgres && !options.postgres && options.seedPostgres !== false) await seed(env);
   const serverPath = options.standaloneDir
     ? join(options.standaloneDir, 'server.js')
     : buildLayout(TEST_DIST_DIR).serverPath;
@@ -67,12 +77,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     postgres,
     env,
     output: () => output,
+    halt: () => stopProcess(child),
+    restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env },
     async stop() {
       await stopProcess(child);
       if (postgres) await postgres.drop();
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs the bundled seed tool, as an operator would with `npm run db:seed`. */
+async function seed(env: Record<string, string>): Promise<void> {
+  const standalone = join(buildLayout(TEST_DIST_DIR).distDir, 'standalone');
+  const result = await runNode(join(standalone, 'cli', 'seed.mjs'), [], env, standalone);
+  if (result.code !== 0) throw new Error(`seeding failed:\n${result.stdout}${result.stderr}`);
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {

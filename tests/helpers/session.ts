@@ -18,6 +18,14 @@ export class CookieJar {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
+  entries(): [string, string][] {
+    return [...this.cookies];
+  }
+
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   has(name: string): boolean {
     return this.cookies.has(name);
   }

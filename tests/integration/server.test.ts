@@ -9,7 +9,7 @@ import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/
 describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ database: kind });
+    server = await startServer({ database: kind, seedPostgres: false });
     if (kind === 'postgres') {
       // PostgreSQL is never seeded on its own: the operator asks for demo data with a password of their own.
       const seeded = await runCli('prisma/seed.ts', [], server.env);

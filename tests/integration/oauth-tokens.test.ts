@@ -1,0 +1,212 @@
+// SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
+// detection, revocation, introspection, and nothing usable stored at rest.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeUrl, Browser, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
+import { inspectDatabase } from '../helpers/inspect';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { DATABASES } from '../helpers/databases';
+
+const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+
+describe.each(DATABASES)('tokens on the %s database', (kind) => {
+  let server: RunningServer;
+  let client: RegisteredClient;
+  /** Every credential the tests saw, to search the database for at the end. */
+  const credentials = new Set<string>();
+  const remember = (...values: (string | undefined | null)[]) => values.forEach((value) => value && credentials.add(value));
+
+  beforeAll(async () => {
+    server = await startServer({ database: kind });
+    client = await register(server.url, { client_name: 'Token Test', redirect_uris: ['https://app.example/callback'] });
+    remember(client.registration_access_token);
+  });
+  afterAll(async () => server?.stop());
+
+  const refresh = (refreshToken: string, clientId = client.client_id) =>
+    tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+
+  it('issues an opaque mcp_at_ access token for an hour and a refresh token, never cached', async () => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const exchange = () =>
+      tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://app.example/callback',
+        client_id: client.client_id,
+        code_verifier: verifier,
+      });
+    const { response, body } = await exchange();
+    remember(code, body.access_token, body.refresh_token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body.access_token).toMatch(/^mcp_at_[A-Za-z0-9_-]{30,}$/);
+    expect(body.token_type).toBe('Bearer');
+    expect(body.expires_in).toBe(3600);
+    expect(body.refresh_token).toEqual(expect.any(String));
+    expect(body.scope).toBe('mcp:read mcp:write');
+
+    // A code works once; presented again it fails and takes what it issued with it (RFC 6749 §4.1.2).
+    const again = await exchange();
+    expect(again.response.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+    expect((await refresh(body.refresh_token!)).body.error).toBe('invalid_grant');
+  });
+
+  it('refuses a code exchange without the right PKCE verifier', async () => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    remember(code);
+    const { response, body } = await tokenRequest(server.url, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://app.example/callback',
+      client_id: client.client_id,
+      code_verifier: pkce().verifier,
+    });
+    expect(response.status).toBe(400);
+    expect(body.error).toBe('invalid_grant');
+  });
+
+  it('rotates on every refresh and answers a repeat within 10 s with the identical response', async () => {
+    const { tokens, browser } = await connect(server.url, client, member);
+    remember(tokens.access_token, tokens.refresh_token, ...browser.jar.entries().filter(([name]) => name.startsWith('_')).map(([, value]) => value));
+    const first = await refresh(tokens.refresh_token);
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get('cache-control')).toBe('no-store');
+    expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
+    expect(first.body.access_token).not.toBe(tokens.access_token);
+    remember(first.body.access_token, first.body.refresh_token);
+
+    const repeat = await refresh(tokens.refresh_token);
+    expect(repeat.response.status).toBe(200);
+    expect(repeat.body).toEqual(first.body);
+
+    // The new refresh token works and rotates in turn.
+    const next = await refresh(first.body.refresh_token!);
+    expect(next.response.status).toBe(200);
+    remember(next.body.access_token, next.body.refresh_token);
+  });
+
+  it('gives 20 parallel refreshes with one token the same new pair', async () => {
+    const { tokens } = await connect(server.url, client, member);
+    remember(tokens.access_token, tokens.refresh_token);
+    const results = await Promise.all(Array.from({ length: 20 }, () => refresh(tokens.refresh_token)));
+    expect(results.map((result) => result.response.status)).toEqual(Array(20).fill(200));
+    const pairs = new Set(results.map((result) => `${result.body.access_token} ${result.body.refresh_token}`));
+    expect(pairs.size).toBe(1);
+    remember(results[0]!.body.access_token, results[0]!.body.refresh_token);
+  });
+
+  it('does not answer a repeat from another client from the replay window', async () => {
+    const other = await register(server.url, { client_name: 'Other', redirect_uris: ['https://other.example/cb'] });
+    const { tokens } = await connect(server.url, client, member);
+    remember(tokens.access_token, tokens.refresh_token, other.registration_access_token);
+    expect((await refresh(tokens.refresh_token)).response.status).toBe(200);
+    const stolen = await refresh(tokens.refresh_token, other.client_id);
+    expect(stolen.response.status).toBe(400);
+    expect(stolen.body.error).toBe('invalid_grant');
+  });
+
+  it('treats a used refresh token after 10 s as theft: invalid_grant and the whole grant revoked', async () => {
+    const { tokens } = await connect(server.url, client, member);
+    const rotated = await refresh(tokens.refresh_token);
+    remember(tokens.access_token, tokens.refresh_token, rotated.body.access_token, rotated.body.refresh_token);
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    const late = await refresh(tokens.refresh_token);
+    expect(late.response.status).toBe(400);
+    expect(late.body.error).toBe('invalid_grant');
+    // The thief's use killed the legitimate holder's newer token too.
+    expect((await refresh(rotated.body.refresh_token!)).body.error).toBe('invalid_grant');
+  }, 30_000);
+
+  it('replaces the earlier grant when the same person approves the same client for the same org again', async () => {
+    const first = await connect(server.url, client, member);
+    const second = await connect(server.url, client, member);
+    remember(first.tokens.access_token, first.tokens.refresh_token, second.tokens.access_token, second.tokens.refresh_token);
+    expect((await refresh(first.tokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await refresh(second.tokens.refresh_token)).response.status).toBe(200);
+  });
+
+  it('ends the whole grant when the client revokes either of its tokens (RFC 7009)', async () => {
+    for (const which of ['access_token', 'refresh_token'] as const) {
+      const { tokens } = await connect(server.url, client, member);
+      remember(tokens.access_token, tokens.refresh_token);
+      const response = await fetch(`${server.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://app.example' },
+        body: new URLSearchParams({ token: tokens[which], client_id: client.client_id }).toString(),
+      });
+      expect(response.status, which).toBe(200);
+      expect((await refresh(tokens.refresh_token)).body.error, which).toBe('invalid_grant');
+    }
+  });
+
+  it('lets only confidential clients introspect (RFC 7662)', async () => {
+    const confidential = await register(server.url, {
+      client_name: 'Confidential',
+      redirect_uris: ['https://conf.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    remember(confidential.client_secret, confidential.registration_access_token);
+    const { tokens, browser } = await connect(server.url, confidential, member);
+    remember(tokens.access_token, tokens.refresh_token, ...browser.jar.entries().map(([, value]) => value));
+    const basic = `Basic ${Buffer.from(`${confidential.client_id}:${confidential.client_secret}`).toString('base64')}`;
+    const introspect = (authorization: string | null, body: Record<string, string>) =>
+      fetch(`${server.url}/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
+        body: new URLSearchParams(body).toString(),
+      });
+    const active = await introspect(basic, { token: tokens.access_token });
+    expect(active.status).toBe(200);
+    expect(await active.json()).toMatchObject({ active: true, client_id: confidential.client_id, scope: 'mcp:read mcp:write' });
+    const wrongSecret = await introspect(`Basic ${Buffer.from(`${confidential.client_id}:nope`).toString('base64')}`, { token: tokens.access_token });
+    expect(wrongSecret.status).toBe(401);
+    const publicClient = await introspect(null, { token: tokens.access_token, client_id: client.client_id });
+    expect((await publicClient.json()) as Record<string, unknown>).not.toMatchObject({ active: true });
+  });
+
+  it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {
+    expect(credentials.size).toBeGreaterThan(20);
+    const { result: { dump, audit }, server: restarted } = await inspectDatabase(server, async (query) => {
+      const audit = await query<{ type: string; reason: string | null; n: string }>(
+        `SELECT type, data->>'reason' AS reason, count(*)::text AS n FROM audit_events GROUP BY 1, 2`,
+      );
+      const tables = await query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+      );
+      let text = '';
+      for (const { table_name } of tables) {
+        text += JSON.stringify(await query(`SELECT * FROM "${table_name}"`), (_key, value) =>
+          typeof value === 'bigint' ? value.toString() : value,
+        );
+      }
+      return { dump: text, audit };
+    });
+    server = restarted;
+    const kinds = audit.map((row) => (row.reason ? `${row.type}:${row.reason}` : row.type));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'client.registered',
+        'consent.granted',
+        'token.issued',
+        'token.refreshed',
+        'refresh.reuse_detected',
+        'grant.revoked:refresh_reuse',
+        'grant.revoked:replaced',
+        'grant.revoked:client_revoked_token',
+      ]),
+    );
+    expect(dump.length).toBeGreaterThan(1000);
+    const found = [...credentials].filter((credential) => dump.includes(credential));
+    expect(found).toEqual([]);
+  });
+});
