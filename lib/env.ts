@@ -40,8 +40,33 @@ const schema = z
     DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
     CIMD: z.enum(['on', 'off']).default('on'),
     REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+    SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    OAUTH_SIGNING_KEYS: z
+      .string()
+      .transform((value, ctx) => {
+        try {
+          const keys = JSON.parse(value) as unknown;
+          const list = Array.isArray(keys) ? keys : (keys as { keys?: unknown }).keys;
+          if (!Array.isArray(list) || !list.some((key) => (key as { kty?: string }).kty === 'RSA' && (key as { d?: string }).d)) {
+            throw new Error('no private RSA key');
+          }
+          return list as Record<string, unknown>[];
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array (or JWKS) of private JWKs including an RSA key' });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+    OAUTH_COOKIE_KEYS: z
+      .string()
+      .transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean))
+      .refine((keys) => keys.length > 0 && keys.every((key) => key.length >= 32), 'must be comma-separated secrets of at least 32 characters')
+      .optional(),
   })
   .superRefine((value, ctx) => {
+    if (Boolean(value.OAUTH_SIGNING_KEYS) !== Boolean(value.OAUTH_COOKIE_KEYS)) {
+      ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEYS'], message: 'and OAUTH_COOKIE_KEYS must be given together' });
+    }
     if (value.DATABASE_URL && !value.AUTH_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -71,6 +96,11 @@ export type Env = {
   cimd: boolean;
   /** Client registrations allowed per IP address per minute. */
   registrationRateLimit: number;
+  /** How often expired rows and unused clients are removed. */
+  sweepIntervalMs: number;
+  /** Keys given in the environment instead of generated and stored in the database. */
+  signingKeys: Record<string, unknown>[] | null;
+  cookieKeys: string[] | null;
 };
 
 export class ConfigError extends Error {
@@ -110,6 +140,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     demoPassword: raw.DEMO_PASSWORD,
     cimd: raw.CIMD === 'on',
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
+    sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
+    signingKeys: raw.OAUTH_SIGNING_KEYS ?? null,
+    cookieKeys: raw.OAUTH_COOKIE_KEYS ?? null,
   };
 }
 

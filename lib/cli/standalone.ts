@@ -70,7 +70,12 @@ function bundleCommandLineTools(outdir: string): void {
   rmSync(outdir, { recursive: true, force: true });
   buildSync({
     absWorkingDir: PROJECT_ROOT,
-    entryPoints: { 'create-owner': 'lib/cli/create-owner.ts', seed: 'prisma/seed.ts', migrate: 'lib/cli/migrate.ts' },
+    entryPoints: {
+      'create-owner': 'lib/cli/create-owner.ts',
+      seed: 'prisma/seed.ts',
+      migrate: 'lib/cli/migrate.ts',
+      'rotate-keys': 'lib/cli/rotate-keys.ts',
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -11,6 +11,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { queries } from '@/lib/db/transaction';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { hashClientSecretInPayload } from './client-secrets';
+import { isDisabled } from './clients';
 import { lockLiveGrant } from './grants';
 
 /** Models whose id is a bearer credential. DeviceCode stays plain: it is looked up by user code. */
@@ -60,6 +61,8 @@ export class PrismaAdapter implements Adapter {
     // A revoked grant is gone for the provider, and the row lock orders this read with a revocation
     // running at the same time (grants.ts): no token is issued for a grant once its revocation commits.
     if (this.model === 'Grant' && !(await lockLiveGrant(id))) return undefined;
+    // A client an instance admin disabled is unknown to the provider: invalid_client everywhere.
+    if (this.model === 'Client' && (await isDisabled(id))) return undefined;
     const payload = await this.findWhere({ model: this.model, id: storageId(this.model, id) });
     // Put back the value the caller holds: the provider checks it against the cookie or token presented.
     return payload && this.hashed ? { ...payload, jti: id } : payload;

@@ -1,19 +1,58 @@
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document-02): a client_id that is an
 // https URL names a JSON document describing the client. oidc-provider fetches it (2.5 s timeout, no
-// redirects, 5 KiB, private and loopback addresses refused) and caches it in memory; Gatehouse adds its
-// own client row on first use (clients.ts). Experimental in oidc-provider: the version is pinned in
-// package.json and the `ack` below must match it.
+// redirects, 5 KiB, and a dispatcher that refuses private and loopback addresses) and caches it in
+// memory; Gatehouse keeps its own client row, made on first use (clients.ts). Experimental in
+// oidc-provider: its version is pinned in package.json and `ack` must name the draft it implements.
+//
+// Tests serve documents from this machine, which the SSRF protection rightly refuses. They lift it for
+// loopback origins only, through two variables that must both be set, one of them to a sentence no one
+// sets by accident; the server says so loudly at start-up.
 import type { Configuration } from 'oidc-provider';
 import { env } from '@/lib/env';
+import { isDisabled } from './clients';
 
 export const CIMD_DRAFT = 'draft-02';
+const TEST_ALLOWANCE = 'I understand this disables SSRF protection for loopback origins';
 
-export function cimdOptions(): Pick<NonNullable<Configuration['features']>, 'clientIdMetadataDocument'> {
+type Features = NonNullable<Configuration['features']>;
+
+export function cimdOptions(): Pick<Features, 'clientIdMetadataDocument'> {
   if (!env().cimd) return {};
   return {
     clientIdMetadataDocument: {
       enabled: true,
       ack: CIMD_DRAFT,
+      // A client an instance admin disabled stays refused, CIMD or not.
+      allowClient: async (_ctx: unknown, client: { clientId: string }) => !(await isDisabled(client.clientId)),
     },
-  } as Pick<NonNullable<Configuration['features']>, 'clientIdMetadataDocument'>;
+  } as Pick<Features, 'clientIdMetadataDocument'>;
+}
+
+/** The provider's `fetch`: the standard one, except for the test allowance described above. */
+export function cimdFetch(): Configuration['fetch'] {
+  const origins = testOrigins();
+  if (!origins) return undefined;
+  console.warn(`gatehouse: TEST ONLY — metadata documents may be fetched from ${[...origins].join(', ')} without SSRF protection`);
+  return ((url: string | URL, options: RequestInit & { dispatcher?: unknown }) => {
+    if (origins.has(new URL(url).origin)) {
+      const { dispatcher: _ssrfProtection, ...rest } = options;
+      return fetch(url, rest);
+    }
+    return fetch(url, options as RequestInit);
+  }) as Configuration['fetch'];
+}
+
+function testOrigins(): Set<string> | null {
+  const list = process.env.GATEHOUSE_TEST_CIMD_LOOPBACK_ORIGINS;
+  if (!list) return null;
+  if (process.env.GATEHOUSE_TEST_CIMD_ACKNOWLEDGE !== TEST_ALLOWANCE) {
+    throw new Error('GATEHOUSE_TEST_CIMD_LOOPBACK_ORIGINS is a test-only setting and needs its acknowledgement');
+  }
+  const origins = new Set(list.split(',').map((origin) => new URL(origin.trim()).origin));
+  for (const origin of origins) {
+    if (!/^https:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin)) {
+      throw new Error(`GATEHOUSE_TEST_CIMD_LOOPBACK_ORIGINS accepts loopback origins only, not ${origin}`);
+    }
+  }
+  return origins;
 }

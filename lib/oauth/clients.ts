@@ -22,3 +22,9 @@ export async function ensureClientRecord(client: { clientId: string; clientName?
     update: {},
   });
 }
+
+/** Whether an instance admin disabled the client (it is then invalid_client everywhere). */
+export async function isDisabled(clientId: string): Promise<boolean> {
+  const row = await queries().oAuthClient.findUnique({ where: { clientId }, select: { disabledAt: true } });
+  return Boolean(row?.disabledAt);
+}

@@ -1,31 +1,50 @@
-// Signing keys (RS256 and ES256) and cookie keys: generated once, stored in `key_material` sealed with
-// AUTH_SECRET, and loaded by every instance so they all sign and verify alike.
-import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+// Signing keys (RS256 and ES256) and cookie keys. Generated once, stored in `key_material` sealed with
+// AUTH_SECRET, and loaded by every instance so they all sign and verify alike — or given in the
+// environment (OAUTH_SIGNING_KEYS, OAUTH_COOKIE_KEYS), which then wins.
+//
+// Rotation (`npm run keys:rotate`) adds new keys and retires the current ones. The newest keys sign; a
+// retired signing key stays published in the JWKS until every token it signed has expired, and a retired
+// cookie key keeps verifying cookies until the sessions it signed have expired.
+import { generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
 import { db } from '@/lib/db/client';
 import { env } from '@/lib/env';
 import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
+import type { KeyUse } from '@/lib/generated/prisma/enums';
 
 const PURPOSE = 'key-material';
+/** ID tokens live an hour; provider sessions 12 hours. */
+const RETIRED_SIGNING_KEY_KEPT_MS = 60 * 60 * 1000;
+const RETIRED_COOKIE_KEY_KEPT_MS = 12 * 60 * 60 * 1000;
 
 export type ProviderKeys = { signing: JsonWebKey[]; cookies: string[] };
 
+type Algorithm = 'RS256' | 'ES256' | 'HS256';
+const KINDS: { use: KeyUse; algorithm: Algorithm }[] = [
+  { use: 'signing', algorithm: 'RS256' },
+  { use: 'signing', algorithm: 'ES256' },
+  { use: 'cookie', algorithm: 'HS256' },
+];
+
 // Fixed ids for the first keys: instances that start together insert the same rows, and the database
 // keeps exactly one of each (later keys, from rotation, get fresh ids).
-const INITIAL = [
-  { id: 'initial-rs256', use: 'signing', algorithm: 'RS256' },
-  { id: 'initial-es256', use: 'signing', algorithm: 'ES256' },
-  { id: 'initial-cookie', use: 'cookie', algorithm: 'HS256' },
-] as const;
+const INITIAL_IDS: Record<Algorithm, string> = { RS256: 'initial-rs256', ES256: 'initial-es256', HS256: 'initial-cookie' };
 
 export async function loadProviderKeys(): Promise<ProviderKeys> {
+  const fromEnvironment = keysFromEnvironment();
+  if (fromEnvironment) return fromEnvironment;
   const key = deriveKey(env().authSecret, PURPOSE);
-  let rows = await db().keyMaterial.findMany({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } });
-  if (rows.length === 0) {
+  let rows = await usableRows();
+  if (!rows.some((row) => row.retiredAt === null)) {
     await db().keyMaterial.createMany({
-      data: INITIAL.map((spec) => ({ ...spec, encrypted: seal(key, generate(spec.id, spec.algorithm)) })),
+      data: KINDS.map(({ use, algorithm }) => ({
+        id: INITIAL_IDS[algorithm],
+        use,
+        algorithm,
+        encrypted: seal(key, generate(INITIAL_IDS[algorithm], algorithm)),
+      })),
       skipDuplicates: true,
     });
-    rows = await db().keyMaterial.findMany({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } });
+    rows = await usableRows();
   }
   const open = (encrypted: string) => {
     try {
@@ -34,13 +53,49 @@ export async function loadProviderKeys(): Promise<ProviderKeys> {
       throw new Error('The stored key material cannot be decrypted: AUTH_SECRET is not the one it was sealed with.');
     }
   };
+  // Active keys first: the provider signs with the first key of each algorithm.
+  const ordered = [...rows].sort((a, b) => Number(a.retiredAt !== null) - Number(b.retiredAt !== null));
   return {
-    signing: rows.filter((row) => row.use === 'signing').map((row) => JSON.parse(open(row.encrypted)) as JsonWebKey),
-    cookies: rows.filter((row) => row.use === 'cookie').map((row) => open(row.encrypted)),
+    signing: ordered.filter((row) => row.use === 'signing').map((row) => JSON.parse(open(row.encrypted)) as JsonWebKey),
+    cookies: ordered.filter((row) => row.use === 'cookie').map((row) => open(row.encrypted)),
   };
 }
 
-function generate(kid: string, algorithm: 'RS256' | 'ES256' | 'HS256'): string {
+/** Adds a new key of each kind and retires the current ones. Returns the new key ids. */
+export async function rotateKeys(): Promise<string[]> {
+  const key = deriveKey(env().authSecret, PURPOSE);
+  const created = KINDS.map(({ use, algorithm }) => {
+    const id = `${algorithm.toLowerCase()}-${randomUUID()}`;
+    return { id, use, algorithm, encrypted: seal(key, generate(id, algorithm)) };
+  });
+  await db().$transaction([
+    db().keyMaterial.updateMany({ where: { retiredAt: null }, data: { retiredAt: new Date() } }),
+    db().keyMaterial.createMany({ data: created }),
+  ]);
+  return created.map((row) => row.id);
+}
+
+function usableRows() {
+  const now = Date.now();
+  return db().keyMaterial.findMany({
+    where: {
+      OR: [
+        { retiredAt: null },
+        { use: 'signing', retiredAt: { gt: new Date(now - RETIRED_SIGNING_KEY_KEPT_MS) } },
+        { use: 'cookie', retiredAt: { gt: new Date(now - RETIRED_COOKIE_KEY_KEPT_MS) } },
+      ],
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+function keysFromEnvironment(): ProviderKeys | null {
+  const { signingKeys, cookieKeys } = env();
+  if (!signingKeys || !cookieKeys) return null;
+  return { signing: signingKeys as JsonWebKey[], cookies: cookieKeys };
+}
+
+function generate(kid: string, algorithm: Algorithm): string {
   if (algorithm === 'HS256') return randomBytes(32).toString('base64url');
   const pair =
     algorithm === 'RS256'

@@ -7,7 +7,7 @@ import { env } from '@/lib/env';
 import { queries } from '@/lib/db/transaction';
 import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
-import { cimdOptions } from './cimd';
+import { cimdFetch, cimdOptions } from './cimd';
 import { loadProviderKeys } from './keys';
 import { canonicalResource, isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
@@ -66,6 +66,7 @@ async function createProvider(): Promise<Provider> {
   const { publicUrl } = env();
   const keys = await loadProviderKeys();
   const secureCookies = publicUrl.startsWith('https://');
+  const fetchOverride = cimdFetch();
   const configuration: Configuration = {
     adapter: PrismaAdapter,
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
@@ -139,6 +140,7 @@ async function createProvider(): Promise<Provider> {
       },
       ...cimdOptions(),
     },
+    ...(fetchOverride ? { fetch: fetchOverride } : {}),
     async findAccount(_ctx, sub) {
       // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
       const person = await queries().person.findUnique({ where: { id: sub } });

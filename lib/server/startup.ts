@@ -4,6 +4,7 @@ import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
 import { installPeerAddressStamp } from '@/lib/http/client-address';
+import { startSweeper } from '@/lib/oauth/sweeper';
 import { DEMO_PEOPLE, seedDemoData } from '@/lib/people/demo';
 
 export async function startGatehouse(): Promise<void> {
@@ -23,6 +24,7 @@ export async function startGatehouse(): Promise<void> {
         log(`demo sign-ins (password ${password}): ${DEMO_PEOPLE.map((person) => person.email).join(', ')}`);
       }
     }
+    startSweeper(config.sweepIntervalMs);
     log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof MigrationError || error instanceof EmbeddedDatabaseLockedError;

@@ -1,0 +1,38 @@
+// A local HTTPS server with a self-signed certificate for 127.0.0.1, and a CA bundle that trusts it, for
+// serving Client ID Metadata Documents to a test Gatehouse.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type DocumentServer = { origin: string; caBundle: string; documents: Map<string, unknown>; close(): Promise<void> };
+
+export async function startDocumentServer(): Promise<DocumentServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cimd-'));
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+    '-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+  ], { stdio: 'ignore' });
+  // The machine may already trust extra CAs through NODE_EXTRA_CA_CERTS: keep them.
+  const existing = process.env.NODE_EXTRA_CA_CERTS;
+  const caBundle = join(dir, 'ca-bundle.pem');
+  writeFileSync(caBundle, `${existing && existsSync(existing) ? readFileSync(existing, 'utf8') : ''}\n${readFileSync(cert, 'utf8')}`);
+
+  const documents = new Map<string, unknown>();
+  const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+    const document = documents.get(request.url ?? '');
+    if (!document) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
+    response.end(JSON.stringify(document));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const origin = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return { origin, caBundle, documents, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
