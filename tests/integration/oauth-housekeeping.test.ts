@@ -1,0 +1,81 @@
+// Housekeeping and keys: unused clients and expired rows are swept; keys rotate without breaking
+// verification.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/cli';
+import { DATABASES } from '../helpers/databases';
+import { inspectDatabase } from '../helpers/inspect';
+import { connect, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
+import { TEST_DIST_DIR } from '../helpers/paths';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { buildLayout } from '../../lib/cli/standalone';
+import { join } from 'node:path';
+
+const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ database: kind, env: { SWEEP_INTERVAL_SECONDS: '1' } });
+  });
+  afterAll(async () => server?.stop());
+
+  it('deletes a client that got no grant within 24 h, keeps one that did, and removes expired rows', async () => {
+    const unused = await register(server.url, { client_name: 'Abandoned', redirect_uris: ['https://abandoned.example/cb'] });
+    const used: RegisteredClient = await register(server.url, { client_name: 'Used', redirect_uris: ['https://used.example/cb'] });
+    const { tokens } = await connect(server.url, used, member);
+
+    // A day passes (for these two clients), and some provider rows expire.
+    ({ server } = await inspectDatabase(server, async (query) => {
+      await query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id IN ($1, $2)`, [unused.client_id, used.client_id]);
+      await query(`UPDATE oidc_models SET expires_at = now() - interval '1 minute' WHERE model IN ('Interaction', 'Session')`);
+    }));
+    await sleep(3_000); // the sweeper runs every second in this server
+
+    const gone = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: 'x', client_id: unused.client_id });
+    expect(gone.response.status).toBe(401);
+    expect(gone.body.error).toBe('invalid_client');
+    const read = await fetch(unused.registration_client_uri, { headers: { authorization: `Bearer ${unused.registration_access_token}` } });
+    expect(read.status).toBe(401);
+    const kept = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: used.client_id });
+    expect(kept.response.status).toBe(200);
+
+    let counts: { expired: string; deletions: string; registrationTokens: string } | undefined;
+    ({ server, result: counts } = await inspectDatabase(server, async (query) => {
+      const [row] = await query<{ expired: string; deletions: string; registrationTokens: string }>(
+        `SELECT
+           (SELECT count(*) FROM oidc_models WHERE expires_at < now())::text AS expired,
+           (SELECT count(*) FROM audit_events WHERE type = 'client.deleted' AND client_id = $1)::text AS deletions,
+           (SELECT count(*) FROM oidc_models WHERE model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)::text AS "registrationTokens"`,
+        [unused.client_id],
+      );
+      return row!;
+    }));
+    expect(counts).toEqual({ expired: '0', deletions: '1', registrationTokens: '0' });
+  }, 90_000);
+});
+
+describe('key rotation', () => {
+  it('publishes the new keys first and keeps the retired ones published', async () => {
+    let server = await startServer({ database: 'embedded' });
+    try {
+      const before = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string; kty: string }[] };
+      await server.halt();
+      const standalone = join(buildLayout(TEST_DIST_DIR).distDir, 'standalone');
+      const rotated = await runNode(join(standalone, 'cli', 'rotate-keys.mjs'), [], server.env, standalone);
+      expect(rotated.stderr).toBe('');
+      expect(rotated.stdout).toMatch(/New keys: rs256-.*, es256-.*, hs256-/);
+      server = await startServer(server.restartOptions);
+      const after = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string; kty: string }[] };
+      expect(after.keys).toHaveLength(4);
+      expect(after.keys.slice(0, 2).map((key) => key.kid)).toEqual([expect.stringMatching(/^(rs|es)256-/), expect.stringMatching(/^(rs|es)256-/)]);
+      expect(after.keys.map((key) => key.kid)).toEqual(expect.arrayContaining(before.keys.map((key) => key.kid)));
+      // Sessions signed with the old cookie key keep working: people stay signed in through the provider.
+      const client = await register(server.url, { client_name: 'After rotation', redirect_uris: ['https://rot.example/cb'] });
+      const { tokens } = await connect(server.url, client, member);
+      expect(tokens.access_token).toMatch(/^mcp_at_/);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
