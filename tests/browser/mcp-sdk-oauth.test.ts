@@ -1,0 +1,108 @@
+// The official MCP TypeScript SDK client against Gatehouse, end to end: it discovers, registers, sends a
+// person to the consent screen (in Chromium), exchanges the code, refreshes — and its old refresh token
+// is refused after the 10 s replay window.
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { approveInBrowser } from '../helpers/consent-browser';
+import { tokenRequest } from '../helpers/oauth';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+
+class MemoryClientProvider implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+
+  constructor(readonly redirect: string) {}
+
+  get redirectUrl() {
+    return this.redirect;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'MCP SDK test client',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe.runIf(HAS_CHROMIUM)('the MCP SDK client', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('discovers, registers, gets consent in a browser, exchanges, refreshes; the old refresh token dies after 10 s', async () => {
+    const redirect = 'http://127.0.0.1:47831/oauth/callback';
+    const provider = new MemoryClientProvider(redirect);
+    const serverUrl = `${server.url}/mcp`;
+
+    expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
+    expect(provider.information?.client_id).toBeTruthy();
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.origin).toBe(server.url);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl.searchParams.get('resource')).toBe(serverUrl);
+
+    const context = await browser.newContext();
+    const callback = await approveInBrowser(context, authorizationUrl.toString(), redirect, {
+      email: 'owner@acme.test',
+      password: TEST_DEMO_PASSWORD,
+    });
+    await context.close();
+    expect(callback.searchParams.get('iss')).toBe(server.url);
+    const code = callback.searchParams.get('code')!;
+
+    expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
+    const first = provider.saved!;
+    expect(first.access_token).toMatch(/^mcp_at_/);
+    expect(first.expires_in).toBe(3600);
+    expect(first.refresh_token).toBeTruthy();
+
+    expect(await auth(provider, { serverUrl })).toBe('AUTHORIZED'); // refreshes
+    const second = provider.saved!;
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    const stale = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: provider.information!.client_id,
+    });
+    expect(stale.response.status).toBe(400);
+    expect(stale.body.error).toBe('invalid_grant');
+  }, 90_000);
+});
