@@ -176,6 +176,11 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
 
   it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {
     expect(credentials.size).toBeGreaterThan(20);
+    const denier = new Browser(server.url);
+    await denier.signIn(member.email, member.password);
+    const form = await openConsent(denier, authorizeUrl(server.url, { client, challenge: pkce().challenge }));
+    expect((await decide(denier, form, { allow: false })).searchParams.get('error')).toBe('access_denied');
+    remember(...denier.jar.entries().filter(([name]) => name.startsWith('_')).map(([, value]) => value));
     const { result: { dump, audit }, server: restarted } = await inspectDatabase(server, async (query) => {
       const audit = await query<{ type: string; reason: string | null; n: string }>(
         `SELECT type, data->>'reason' AS reason, count(*)::text AS n FROM audit_events GROUP BY 1, 2`,
@@ -197,6 +202,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
       expect.arrayContaining([
         'client.registered',
         'consent.granted',
+        'consent.denied',
         'token.issued',
         'token.refreshed',
         'refresh.reuse_detected',

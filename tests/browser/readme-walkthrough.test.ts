@@ -1,0 +1,67 @@
+// The README's curl walk-through, run as written: every shell block of the section, in order, against a
+// fresh server, with the one step a person does in a browser done in Chromium. If the README and the
+// product drift apart, this fails.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { PROJECT_ROOT } from '../../lib/cli/standalone';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { approveInBrowser } from '../helpers/consent-browser';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+
+const TOOLS = ['bash', 'curl', 'jq', 'openssl'];
+const missing = TOOLS.filter((tool) => spawnSync('which', [tool]).status !== 0);
+if (missing.length) console.log(`README walk-through skipped: ${missing.join(', ')} not installed.`);
+
+function walkthroughBlocks(): string[] {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Walk through the OAuth flow with curl'), readme.indexOf('### OAuth behaviour in short'));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+}
+
+describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('behaves as written, step by step', async () => {
+    const blocks = walkthroughBlocks();
+    expect(blocks.length).toBe(6);
+    const run = (script: string) =>
+      execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: server.url } });
+    // Steps 1–3 (discover, register, build the authorization URL); `G` points at the test server.
+    const upToAuthorize = blocks.slice(0, 3).join('\n').replace(/^G=.*$/m, '');
+    const state = run(`${upToAuthorize}\necho "CLIENT_ID=$CLIENT_ID"\necho "VERIFIER=$VERIFIER"`);
+    expect(state).toContain('"application_type": "native"');
+    const authorizationUrl = /^(http:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(state)?.[1];
+    expect(authorizationUrl).toBeDefined();
+    const clientId = /^CLIENT_ID=(.+)$/m.exec(state)![1]!;
+    const verifier = /^VERIFIER=(.+)$/m.exec(state)![1]!;
+
+    // The person's part, in a real browser.
+    const context = await browser.newContext();
+    const callback = await approveInBrowser(context, authorizationUrl!, 'http://127.0.0.1:8976/callback', {
+      email: 'member@acme.test',
+      password: TEST_DEMO_PASSWORD,
+    });
+    await context.close();
+    expect(callback.searchParams.get('iss')).toBe(server.url);
+
+    // Steps 4–6 with the code from the address bar.
+    const rest = blocks.slice(3).join('\n').replace('CODE=paste-the-code-here', `CODE=${callback.searchParams.get('code')}`);
+    const output = run(`CLIENT_ID=${clientId}\nVERIFIER=${verifier}\n${rest}`);
+    expect(output).toMatch(/"access_token": "mcp_at_/);
+    expect(output).toContain('"expires_in": 3600');
+    expect(output).toContain('"scope": "mcp:read mcp:write"');
+    expect(output).toMatch(/^200$/m); // revocation
+    expect(output.trim().endsWith('"invalid_grant"')).toBe(true);
+  }, 60_000);
+});
