@@ -41,6 +41,12 @@ const schema = z
     CIMD: z.enum(['on', 'off']).default('on'),
     REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .refine((origins) => origins.every((origin) => /^https?:\/\/[^/]+$/.test(origin)), 'must be comma-separated origins such as https://app.example')
+      .optional(),
     OAUTH_SIGNING_KEYS: z
       .string()
       .transform((value, ctx) => {
@@ -98,6 +104,10 @@ export type Env = {
   registrationRateLimit: number;
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
+  /** Days the /mcp call log is kept. */
+  callLogRetentionDays: number;
+  /** Browser origins allowed to call /mcp besides PUBLIC_URL's and loopback ones. */
+  mcpAllowedOrigins: string[];
   /** Keys given in the environment instead of generated and stored in the database. */
   signingKeys: Record<string, unknown>[] | null;
   cookieKeys: string[] | null;
@@ -141,6 +151,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     cimd: raw.CIMD === 'on',
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
+    callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,
+    mcpAllowedOrigins: raw.MCP_ALLOWED_ORIGINS ?? [],
     signingKeys: raw.OAUTH_SIGNING_KEYS ?? null,
     cookieKeys: raw.OAUTH_COOKIE_KEYS ?? null,
   };

@@ -106,5 +106,7 @@ export function serverEnvironment(config: { port: number; host: string; dataDir:
     GATEHOUSE_MIGRATIONS_DIR: join(PROJECT_ROOT, 'prisma', 'migrations'),
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
+    // Gatehouse stops itself on SIGTERM/SIGINT after writing what it buffers (lib/server/shutdown.ts).
+    NEXT_MANUAL_SIG_HANDLE: '1',
   };
 }

@@ -1,5 +1,6 @@
 // Housekeeping, so that storage stays proportional to live grants (SPEC §3, issue "Housekeeping"):
 // - provider rows past their expiry (tokens, codes, sessions, interactions, replay records);
+// - /mcp call-log rows older than CALL_LOG_RETENTION_DAYS;
 // - dynamically registered clients that got no grant within 24 h of registering (abandoned or abusive
 //   registrations), with their registration access tokens; the client then gets invalid_client and
 //   registers again.
@@ -8,10 +9,12 @@
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
 import { db } from '@/lib/db/client';
+import { pruneCallLog } from '@/lib/audit/call-log';
+import { env } from '@/lib/env';
 
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type SweepResult = { expiredRows: number; deletedClients: string[] };
+export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number };
 
 export async function sweep(now = new Date()): Promise<SweepResult> {
   const expired = await db().oidcModel.deleteMany({ where: { expiresAt: { lt: now } } });
@@ -35,7 +38,8 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
     });
     if (deleted) deletedClients.push(clientId);
   }
-  return { expiredRows: expired.count, deletedClients };
+  const prunedCalls = await pruneCallLog(env().callLogRetentionDays);
+  return { expiredRows: expired.count, deletedClients, prunedCalls };
 }
 
 const state = globalThis as unknown as { gatehouseSweeper?: NodeJS.Timeout };

@@ -5,6 +5,7 @@ import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
 import { installPeerAddressStamp } from '@/lib/http/client-address';
 import { startSweeper } from '@/lib/oauth/sweeper';
+import { installShutdown } from './shutdown';
 import { DEMO_PEOPLE, seedDemoData } from '@/lib/people/demo';
 
 export async function startGatehouse(): Promise<void> {
@@ -25,6 +26,7 @@ export async function startGatehouse(): Promise<void> {
       }
     }
     startSweeper(config.sweepIntervalMs);
+    installShutdown();
     log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof MigrationError || error instanceof EmbeddedDatabaseLockedError;

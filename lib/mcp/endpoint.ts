@@ -1,0 +1,139 @@
+// POST /mcp: stateless JSON-RPC 2.0 over Streamable HTTP (SPEC §6). Each request pays the whole way:
+// method → Origin → token and grant → rate limit → body → protocol version → dispatch. The first
+// failure answers. Nothing is kept between requests: no session id, no server stream.
+import type Provider from 'oidc-provider';
+import { recordCall } from '@/lib/audit/call-log';
+import { oauthProvider } from '@/lib/oauth/provider';
+import { takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
+import { resolveCaller, type Caller } from './caller';
+import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
+import { dispatch } from './dispatch';
+import { JSON_RPC, McpError, type JsonRpcId } from './errors';
+import { checkVersionRules, negotiateVersion } from './negotiation';
+import { corsHeaders, isAllowedOrigin, jsonRpcError, jsonRpcResult, preflight } from './respond';
+import type { VersionRules } from './versions';
+
+type CallContext = {
+  started: number;
+  caller: Caller | null;
+  message: JsonRpcMessage | null;
+  rules: VersionRules | null;
+  traceId: string | null;
+};
+
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  const context: CallContext = { started: performance.now(), caller: null, message: null, rules: null, traceId: null };
+  const origin = request.headers.get('origin');
+  let response: Response;
+  let outcome = 'ok';
+  let toolName: string | null = null;
+  try {
+    if (request.method === 'OPTIONS') return preflight(request);
+    // 1. Method: POST only; no server stream, no session to delete.
+    if (request.method !== 'POST') throw new McpError(JSON_RPC.INVALID_REQUEST, 'Method not allowed: use POST', 405, { headers: { Allow: 'POST' } });
+    // 2. Origin (DNS-rebinding protection): browsers send it; other clients usually do not.
+    if (origin !== null && !isAllowedOrigin(origin)) throw new McpError(JSON_RPC.INVALID_REQUEST, `Origin not allowed: ${origin}`, 403);
+    // 3–4. Token, grant, person, membership, role, plan — read fresh.
+    const provider: Provider = await oauthProvider();
+    context.caller = await resolveCaller(provider, request.headers.get('authorization'));
+    // 5. Rate limit, per grant.
+    const budget = await takeFromGrantBudget(context.caller.grantId);
+    if (!budget.allowed) {
+      throw new McpError(JSON_RPC.RATE_LIMITED, `Rate limit exceeded: at most 120 requests per minute per connection. Retry in ${budget.retryAfterSeconds} s.`, 429, {
+        headers: { 'Retry-After': String(budget.retryAfterSeconds) },
+      });
+    }
+    // 6. Body.
+    context.message = parseEnvelope(await readBody(request));
+    // 7. Protocol version, and the 2026-07-28 header and _meta rules.
+    context.rules = negotiateVersion(request.headers.get('mcp-protocol-version'));
+    context.traceId = checkVersionRules(context.rules, request.headers, context.message);
+    // 8. Notifications are accepted without an answer.
+    if (context.message.id === undefined) {
+      outcome = 'notification';
+      response = new Response(null, { status: 202 });
+    } else {
+      const dispatched = await dispatch(context.caller, context.rules, context.message.method, context.message.params);
+      outcome = dispatched.outcome;
+      toolName = dispatched.toolName ?? null;
+      response = jsonRpcResult(request, context.message.id, dispatched.result, dispatched.headers);
+    }
+  } catch (error) {
+    const failure = error instanceof McpError ? error : internalError(error);
+    outcome = outcomeOf(failure);
+    response = jsonRpcError(idOf(context.message), failure);
+  }
+  finish(response, request, context);
+  recordCall({
+    at: new Date(),
+    personId: context.caller?.personId ?? null,
+    orgId: context.caller?.orgId ?? null,
+    clientId: context.caller?.clientId ?? null,
+    grantId: context.caller?.grantId ?? null,
+    method: context.message?.method.slice(0, 256) ?? null,
+    toolName,
+    outcome,
+    httpStatus: response.status,
+    latencyMs: Math.round(performance.now() - context.started),
+    protocolVersion: context.rules?.version ?? null,
+    traceId: context.traceId,
+  });
+  return response;
+}
+
+/** Reads at most 1 MiB; a larger body is refused without reading the rest. */
+async function readBody(request: Request): Promise<string> {
+  const tooLarge = () => new McpError(JSON_RPC.INVALID_REQUEST, 'Request body too large', 413);
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function idOf(message: JsonRpcMessage | null): JsonRpcId {
+  return message?.id ?? null;
+}
+
+function finish(response: Response, request: Request, context: CallContext): void {
+  for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin')))) response.headers.set(name, value);
+  if (context.rules) response.headers.set('MCP-Protocol-Version', context.rules.version);
+  response.headers.set('Cache-Control', 'no-store');
+}
+
+function outcomeOf(error: McpError): string {
+  switch (error.httpStatus) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 429:
+      return 'rate_limited';
+    case 404:
+      return 'method_not_found';
+    case 500:
+      return 'error';
+    default:
+      return error.httpStatus >= 400 ? 'bad_request' : 'jsonrpc_error';
+  }
+}
+
+function internalError(error: unknown): McpError {
+  console.error('mcp: request failed', error);
+  const databaseDown = error instanceof Error && /connect|ECONNREFUSED|timed out|terminat/i.test(error.message);
+  return databaseDown
+    ? new McpError(JSON_RPC.INTERNAL_ERROR, 'Gatehouse cannot reach its database right now. Try again shortly.', 503, { headers: { 'Retry-After': '5' } })
+    : new McpError(JSON_RPC.INTERNAL_ERROR, 'Internal error', 500);
+}

@@ -1,0 +1,78 @@
+// Which protocol revision a request speaks (SPEC §6 step 7), and the extra checks of 2026-07-28: the
+// version and client capabilities in params._meta, and the Mcp-Method / Mcp-Name headers, which must
+// agree with the body.
+import type { JsonRpcMessage } from './envelope';
+import { JSON_RPC, McpError } from './errors';
+import { DEFAULT_VERSION, isSupported, SUPPORTED_VERSIONS, VERSIONS, type VersionRules } from './versions';
+
+export function negotiateVersion(header: string | null): VersionRules {
+  if (header === null || header.trim() === '') return VERSIONS[DEFAULT_VERSION];
+  const requested = header.trim();
+  if (!isSupported(requested)) {
+    throw new McpError(JSON_RPC.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', 400, {
+      data: { supported: SUPPORTED_VERSIONS, requested },
+    });
+  }
+  return VERSIONS[requested];
+}
+
+/** Returns the W3C trace id from params._meta.traceparent when the revision carries trace context. */
+export function checkVersionRules(rules: VersionRules, headers: Headers, message: JsonRpcMessage): string | null {
+  const meta = (message.params._meta ?? {}) as Record<string, unknown>;
+  const isRequest = message.id !== undefined;
+  if (rules.requiresRequestMeta && isRequest) {
+    const version = meta['io.modelcontextprotocol/protocolVersion'];
+    const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
+    if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null) {
+      throw new McpError(
+        JSON_RPC.INVALID_PARAMS,
+        'Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities',
+        400,
+      );
+    }
+    if (version !== rules.version) {
+      throw mismatch(`MCP-Protocol-Version header value '${rules.version}' does not match body value '${version}'`);
+    }
+  }
+  // The spec defines these headers for requests; on a notification they are checked only when present.
+  if (rules.checksStandardHeaders) {
+    checkHeader(headers, 'Mcp-Method', message.method, isRequest);
+    const name = message.params.name ?? message.params.uri;
+    if (['tools/call', 'resources/read', 'prompts/get'].includes(message.method)) {
+      checkHeader(headers, 'Mcp-Name', typeof name === 'string' ? name : '', isRequest);
+    }
+  }
+  return rules.readsTraceContext ? traceIdOf(meta.traceparent) : null;
+}
+
+function checkHeader(headers: Headers, name: string, expected: string, required: boolean): void {
+  const raw = headers.get(name);
+  if (raw === null) {
+    if (required) throw mismatch(`Header mismatch: the ${name} header is required`);
+    return;
+  }
+  const value = decodeHeaderValue(raw);
+  if (value === null) throw mismatch(`Header mismatch: the ${name} header is not validly encoded`);
+  if (value !== expected) throw mismatch(`Header mismatch: ${name} header value '${value}' does not match body value '${expected}'`);
+}
+
+/** Values that are not header-safe travel as =?base64?…?= (MCP 2026-07-28, Streamable HTTP). */
+function decodeHeaderValue(raw: string): string | null {
+  const encoded = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(raw.trim());
+  if (!encoded) return raw.trim();
+  try {
+    return Buffer.from(encoded[1]!, 'base64').toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+function mismatch(message: string): McpError {
+  return new McpError(JSON_RPC.HEADER_MISMATCH, message, 400);
+}
+
+function traceIdOf(traceparent: unknown): string | null {
+  if (typeof traceparent !== 'string') return null;
+  const match = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/.exec(traceparent.trim());
+  return match && !/^0+$/.test(match[1]!) ? match[1]! : null;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { db } from '@/lib/db/client';
+import { defineTool } from './definition';
+
+const PAGE_MAX = 100;
+
+export const readAuditLog = defineTool({
+  name: 'read_audit_log',
+  title: 'Read the audit log',
+  description:
+    "Reads the organization's security events (registrations, consents, token issuance, revocations, admin changes), newest first. Filter by event type and time; page with the returned cursor.",
+  input: z
+    .object({
+      type: z.string().max(100).optional().describe('Only events of this type, e.g. "grant.revoked"'),
+      since: z.iso.datetime({ offset: true }).optional().describe('Only events at or after this time (ISO 8601)'),
+      limit: z.number().int().min(1).max(PAGE_MAX).default(20),
+      cursor: z.string().regex(/^\d+$/).optional().describe('nextCursor from a previous page'),
+    })
+    .strict(),
+  output: z.object({
+    events: z.array(
+      z.object({ id: z.string(), type: z.string(), at: z.string(), actorPersonId: z.string().nullable(), clientId: z.string().nullable(), grantId: z.string().nullable(), data: z.unknown() }),
+    ),
+    nextCursor: z.string().nullable(),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  scope: 'mcp:read',
+  permission: 'audit:read',
+  async run(caller, input) {
+    const rows = await db().auditEvent.findMany({
+      where: {
+        orgId: caller.orgId,
+        ...(input.type ? { type: input.type } : {}),
+        ...(input.since ? { createdAt: { gte: new Date(input.since) } } : {}),
+        ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}),
+      },
+      orderBy: { id: 'desc' },
+      take: input.limit + 1,
+    });
+    const page = rows.slice(0, input.limit);
+    const events = page.map((row) => ({
+      id: row.id.toString(),
+      type: row.type,
+      at: row.createdAt.toISOString(),
+      actorPersonId: row.actorPersonId,
+      clientId: row.clientId,
+      grantId: row.grantId,
+      data: row.data,
+    }));
+    const nextCursor = rows.length > input.limit ? page.at(-1)!.id.toString() : null;
+    return {
+      text: events.length
+        ? `${events.length} event(s) in ${caller.orgName}${nextCursor ? ' (more available)' : ''}:\n${events.map((event) => `- ${event.at} ${event.type}`).join('\n')}`
+        : `No matching events in ${caller.orgName}.`,
+      structured: { events, nextCursor },
+    };
+  },
+});
