@@ -7,7 +7,7 @@ const nextConfig = {
   // Loaded from node_modules at run time, not bundled: oidc-provider relies on its class names, which a
   // production bundle would minify (its token endpoint then fails, in `next start` only); PGlite loads
   // its WebAssembly and data files from beside its own module.
-  serverExternalPackages: ['oidc-provider', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs'],
+  serverExternalPackages: ['oidc-provider', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs', 'rate-limiter-flexible', 'ioredis'],
   poweredByHeader: false,
   reactStrictMode: true,
   // Migrations are read at start-up from prisma/migrations: make sure the standalone output has them.

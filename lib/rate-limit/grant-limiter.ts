@@ -15,7 +15,7 @@ export const MCP_WINDOW_SECONDS = 60;
 
 export type LimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
-const holder = globalThis as unknown as { gatehouseGrantLimiter?: RateLimiterAbstract };
+const holder = globalThis as unknown as { gatehouseGrantLimiter?: RateLimiterAbstract; gatehouseRedis?: Redis };
 
 function limiter(): RateLimiterAbstract {
   if (holder.gatehouseGrantLimiter) return holder.gatehouseGrantLimiter;
@@ -28,9 +28,14 @@ function limiter(): RateLimiterAbstract {
       enableOfflineQueue: false, // fail fast to the insurance limiter instead of queueing
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
-      lazyConnect: false,
     });
-    redis.on('error', (error) => console.error('gatehouse: redis', error.message));
+    let lastError = '';
+    redis.on('error', (error) => {
+      if (error.message !== lastError) console.error('gatehouse: redis', error.message);
+      lastError = error.message;
+    });
+    redis.on('ready', () => (lastError = ''));
+    holder.gatehouseRedis = redis;
     holder.gatehouseGrantLimiter = new RateLimiterRedis({
       ...options,
       storeClient: redis,
@@ -40,13 +45,30 @@ function limiter(): RateLimiterAbstract {
   return holder.gatehouseGrantLimiter;
 }
 
+/**
+ * Opens the Redis connection at start-up (for up to 3 s), so that the first requests already count in
+ * the shared budget instead of falling back to memory while the connection is being made.
+ */
+export async function prepareGrantLimiter(): Promise<void> {
+  limiter();
+  const redis = holder.gatehouseRedis;
+  if (!redis || redis.status === 'ready') return;
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3_000).unref()),
+  ]);
+  if (!ready) console.error('gatehouse: Redis is not reachable yet; /mcp budgets are counted per instance until it is');
+}
+
 export async function takeFromGrantBudget(grantId: string): Promise<LimitDecision> {
   try {
     const result = await limiter().consume(grantId, 1);
     return { allowed: true, remaining: result.remainingPoints };
   } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) {
-      const seconds = Math.ceil(rejection.msBeforeNext / 1000);
+    // A spent budget rejects with a RateLimiterRes; anything else (e.g. a store error with no insurance
+    // left) is a real failure. Checked by shape: bundling may give the class two identities.
+    if (rejection instanceof RateLimiterRes || (typeof rejection === 'object' && rejection !== null && 'msBeforeNext' in rejection)) {
+      const seconds = Math.ceil((rejection as RateLimiterRes).msBeforeNext / 1000);
       return { allowed: false, retryAfterSeconds: Math.min(MCP_WINDOW_SECONDS, Math.max(1, seconds)) };
     }
     throw rejection;

@@ -5,6 +5,7 @@ import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
 import { installPeerAddressStamp } from '@/lib/http/client-address';
 import { startSweeper } from '@/lib/oauth/sweeper';
+import { prepareGrantLimiter } from '@/lib/rate-limit/grant-limiter';
 import { installShutdown } from './shutdown';
 import { DEMO_PEOPLE, seedDemoData } from '@/lib/people/demo';
 
@@ -25,6 +26,7 @@ export async function startGatehouse(): Promise<void> {
         log(`demo sign-ins (password ${password}): ${DEMO_PEOPLE.map((person) => person.email).join(', ')}`);
       }
     }
+    await prepareGrantLimiter();
     startSweeper(config.sweepIntervalMs);
     installShutdown();
     log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);

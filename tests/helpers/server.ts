@@ -81,7 +81,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env },
     async stop() {
       await stopProcess(child);
-      if (postgres) await postgres.drop();
+      if (postgres && !options.postgres) await postgres.drop(); // only the database this server created
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
