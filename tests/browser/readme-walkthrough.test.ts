@@ -17,7 +17,7 @@ if (missing.length) console.log(`README walk-through skipped: ${missing.join(', 
 
 function walkthroughBlocks(): string[] {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Walk through the OAuth flow with curl'), readme.indexOf('### OAuth behaviour in short'));
+  const section = readme.slice(readme.indexOf('## Walk through the OAuth flow and /mcp with curl'), readme.indexOf('### OAuth behaviour in short'));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
@@ -34,7 +34,7 @@ describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', 
 
   it('behaves as written, step by step', async () => {
     const blocks = walkthroughBlocks();
-    expect(blocks.length).toBe(6);
+    expect(blocks.length).toBe(9);
     const run = (script: string) =>
       execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: server.url } });
     // Steps 1–3 (discover, register, build the authorization URL); `G` points at the test server.
@@ -55,13 +55,19 @@ describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', 
     await context.close();
     expect(callback.searchParams.get('iss')).toBe(server.url);
 
-    // Steps 4–6 with the code from the address bar.
+    // Steps 4–7 with the code from the address bar.
     const rest = blocks.slice(3).join('\n').replace('CODE=paste-the-code-here', `CODE=${callback.searchParams.get('code')}`);
     const output = run(`CLIENT_ID=${clientId}\nVERIFIER=${verifier}\n${rest}`);
     expect(output).toMatch(/"access_token": "mcp_at_/);
     expect(output).toContain('"expires_in": 3600');
     expect(output).toContain('"scope": "mcp:read mcp:write"');
-    expect(output).toMatch(/^200$/m); // revocation
+    expect(output).toMatch(/^www-authenticate: Bearer resource_metadata=/im);
+    expect(output).toContain('{"name":"gatehouse","title":"Gatehouse"');
+    expect(output).toContain('["whoami","list_connected_apps","revoke_connected_app","list_members","read_audit_log","execute_tool"]');
+    expect(output).toContain('"email":"member@acme.test"');
+    expect(output).toMatch(/role in Acme is "member".*will not help/);
+    expect(output).toContain('{"supportedVersions":["2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"resultType":"complete","ttlMs":60000}');
+    expect(output).toMatch(/^200\n401$/m); // revocation, then the next /mcp call
     expect(output.trim().endsWith('"invalid_grant"')).toBe(true);
   }, 60_000);
 });
