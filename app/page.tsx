@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { currentPerson } from '@/lib/auth/session';
 import { SignOutButton } from './sign-out-button';
@@ -25,6 +26,12 @@ export default async function HomePage() {
         </div>
         <SignOutButton />
       </section>
+      <nav aria-label="Settings">
+        <Link href="/settings/connected-apps" className="font-medium text-brand underline">
+          Connected apps
+        </Link>
+        <span className="text-slate-600"> — the apps you allowed to act for you, and revoking them.</span>
+      </nav>
       <section>
         <h2 className="mb-3 text-lg font-semibold">Your organizations</h2>
         {person.organizations.length === 0 ? (

@@ -35,32 +35,8 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
 
   return (
     <form onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
-      <div className="space-y-1">
-        <label htmlFor="email" className="block text-sm font-medium">
-          Email
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
-        />
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
-        />
-      </div>
+      <Field id="email" label="Email" type="email" autoComplete="username" />
+      <Field id="password" label="Password" type="password" autoComplete="current-password" />
       {error ? (
         <p id="login-error" role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}
@@ -74,5 +50,23 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
+  );
+}
+
+function Field({ id, label, type, autoComplete }: { id: string; label: string; type: string; autoComplete: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type={type}
+        autoComplete={autoComplete}
+        required
+        className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
+      />
+    </div>
   );
 }

@@ -49,7 +49,9 @@ export async function resolveCaller(provider: Provider, authorization: string | 
   if (grant.person.disabledAt) throw unauthorized('invalid_token', 'This account is disabled.');
 
   const membership = grant.org.memberships[0];
-  if (!membership || membership.status !== 'active') {
+  // Removal from the org revokes the person's grants there; a grant outliving its membership is dead too.
+  if (!membership) throw unauthorized('invalid_token', `You are no longer a member of ${grant.org.name}.`);
+  if (membership.status !== 'active') {
     throw new McpError(JSON_RPC.UNAUTHORIZED, `Your membership in ${grant.org.name} is deactivated. Ask an admin of ${grant.org.name} to reactivate it.`, 403);
   }
   if (grant.org.planStatus !== 'active') {

@@ -3,28 +3,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { approveInBrowser } from '../helpers/consent-browser';
 import { MemoryClientProvider } from '../helpers/sdk-client';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { TEST_DEMO_PASSWORD } from '../helpers/server';
 
 describe.runIf(HAS_CHROMIUM)('the MCP SDK Client over Streamable HTTP', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = serverAndBrowser();
 
   it('connects from a cold start, lists and calls tools, and is refused right after a revoke', async () => {
     const redirect = 'http://127.0.0.1:47832/oauth/callback';
     const provider = new MemoryClientProvider(redirect);
-    const url = new URL(`${server.url}/mcp`);
+    const url = new URL(`${running.server.url}/mcp`);
     const connectClient = async () => {
       const client = new Client({ name: 'gatehouse-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
@@ -34,7 +25,7 @@ describe.runIf(HAS_CHROMIUM)('the MCP SDK Client over Streamable HTTP', () => {
     // Cold start: no token → 401 → the SDK discovers, registers and asks for authorization.
     await expect(connectClient()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.information?.client_id).toBeTruthy();
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const callback = await approveInBrowser(context, provider.authorizationUrl!.toString(), redirect, {
       email: 'owner@acme.test',
       password: TEST_DEMO_PASSWORD,

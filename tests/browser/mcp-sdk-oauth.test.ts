@@ -2,44 +2,35 @@
 // person to the consent screen (in Chromium), exchanges the code, refreshes — and its old refresh token
 // is refused after the 10 s replay window.
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { approveInBrowser } from '../helpers/consent-browser';
 import { MemoryClientProvider } from '../helpers/sdk-client';
 import { tokenRequest } from '../helpers/oauth';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { TEST_DEMO_PASSWORD } from '../helpers/server';
 
 describe.runIf(HAS_CHROMIUM)('the MCP SDK client', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = serverAndBrowser();
 
   it('discovers, registers, gets consent in a browser, exchanges, refreshes; the old refresh token dies after 10 s', async () => {
     const redirect = 'http://127.0.0.1:47831/oauth/callback';
     const provider = new MemoryClientProvider(redirect);
-    const serverUrl = `${server.url}/mcp`;
+    const serverUrl = `${running.server.url}/mcp`;
 
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     expect(provider.information?.client_id).toBeTruthy();
     const authorizationUrl = provider.authorizationUrl!;
-    expect(authorizationUrl.origin).toBe(server.url);
+    expect(authorizationUrl.origin).toBe(running.server.url);
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('resource')).toBe(serverUrl);
 
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const callback = await approveInBrowser(context, authorizationUrl.toString(), redirect, {
       email: 'owner@acme.test',
       password: TEST_DEMO_PASSWORD,
     });
     await context.close();
-    expect(callback.searchParams.get('iss')).toBe(server.url);
+    expect(callback.searchParams.get('iss')).toBe(running.server.url);
     const code = callback.searchParams.get('code')!;
 
     expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
@@ -54,7 +45,7 @@ describe.runIf(HAS_CHROMIUM)('the MCP SDK client', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
 
     await new Promise((resolve) => setTimeout(resolve, 10_500));
-    const stale = await tokenRequest(server.url, {
+    const stale = await tokenRequest(running.server.url, {
       grant_type: 'refresh_token',
       refresh_token: first.refresh_token!,
       client_id: provider.information!.client_id,

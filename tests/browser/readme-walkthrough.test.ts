@@ -4,12 +4,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { approveInBrowser } from '../helpers/consent-browser';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { TEST_DEMO_PASSWORD } from '../helpers/server';
 
 const TOOLS = ['bash', 'curl', 'jq', 'openssl'];
 const missing = TOOLS.filter((tool) => spawnSync('which', [tool]).status !== 0);
@@ -22,22 +21,14 @@ function walkthroughBlocks(): string[] {
 }
 
 describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = serverAndBrowser();
 
   it('behaves as written, step by step', async () => {
     const blocks = walkthroughBlocks();
     expect(blocks.length).toBe(9);
     const run = (script: string) =>
-      execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: server.url } });
-    // Steps 1–3 (discover, register, build the authorization URL); `G` points at the test server.
+      execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: running.server.url } });
+    // Steps 1–3 (discover, register, build the authorization URL); `G` points at the test running.server.
     const upToAuthorize = blocks.slice(0, 3).join('\n').replace(/^G=.*$/m, '');
     const state = run(`${upToAuthorize}\necho "CLIENT_ID=$CLIENT_ID"\necho "VERIFIER=$VERIFIER"`);
     expect(state).toContain('"application_type": "native"');
@@ -47,13 +38,13 @@ describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', 
     const verifier = /^VERIFIER=(.+)$/m.exec(state)![1]!;
 
     // The person's part, in a real browser.
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const callback = await approveInBrowser(context, authorizationUrl!, 'http://127.0.0.1:8976/callback', {
       email: 'member@acme.test',
       password: TEST_DEMO_PASSWORD,
     });
     await context.close();
-    expect(callback.searchParams.get('iss')).toBe(server.url);
+    expect(callback.searchParams.get('iss')).toBe(running.server.url);
 
     // Steps 4–7 with the code from the address bar.
     const rest = blocks.slice(3).join('\n').replace('CODE=paste-the-code-here', `CODE=${callback.searchParams.get('code')}`);

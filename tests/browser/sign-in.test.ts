@@ -1,24 +1,15 @@
 // A person in a real browser: the sign-in page, a wrong password, who they are, signing out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
+import { TEST_DEMO_PASSWORD } from '../helpers/server';
 
 describe.runIf(HAS_CHROMIUM)('signing in with a browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const running = serverAndBrowser();
 
   it('sends a signed-out visitor to /login, which has labelled fields and a Sign in button', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/`);
-    await page.waitForURL(`${server.url}/login`);
+    const page = await running.browser.newPage();
+    await page.goto(`${running.server.url}/`);
+    await page.waitForURL(`${running.server.url}/login`);
     await expect(page.getByLabel('Email').isVisible()).resolves.toBe(true);
     await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
@@ -26,8 +17,8 @@ describe.runIf(HAS_CHROMIUM)('signing in with a browser', () => {
   });
 
   it('says so when the password is wrong, without saying whether the account exists', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/login`);
+    const page = await running.browser.newPage();
+    await page.goto(`${running.server.url}/login`);
     await page.getByLabel('Email').fill('owner@acme.test');
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -41,27 +32,27 @@ describe.runIf(HAS_CHROMIUM)('signing in with a browser', () => {
     await message.waitFor({ state: 'detached' });
     await message.waitFor();
     expect(await message.textContent()).toBe('The email or password is incorrect.');
-    expect(page.url()).toBe(`${server.url}/login`);
+    expect(page.url()).toBe(`${running.server.url}/login`);
     await page.close();
   });
 
   it('signs in, shows the person and their organizations with roles, and signs out', async () => {
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${running.server.url}/login`);
     await page.getByLabel('Email').fill('member@acme.test');
     await page.getByLabel('Password').fill(TEST_DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Signed in as Max Member' }).waitFor();
-    expect(page.url()).toBe(`${server.url}/`);
+    expect(page.url()).toBe(`${running.server.url}/`);
     const row = page.getByRole('row', { name: /Acme/ });
     expect(await row.textContent()).toMatch(/Acme.*Member.*Active.*Active/);
     expect(await page.getByRole('row').count()).toBe(2); // header + Acme
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${server.url}/login`);
-    await page.goto(`${server.url}/`);
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${running.server.url}/login`);
+    await page.goto(`${running.server.url}/`);
+    await page.waitForURL(`${running.server.url}/login`);
     const cookies = await context.cookies();
     expect(cookies.some((cookie) => cookie.name.includes('session-token'))).toBe(false);
     await context.close();

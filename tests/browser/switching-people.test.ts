@@ -1,11 +1,10 @@
 // Two people in turn in one browser: the second never approves as the first (SPEC §5), and signing out
 // of Gatehouse ends the OAuth provider's session too.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { approveInBrowser, signInOnPage } from '../helpers/consent-browser';
 import { authorizeUrl, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { TEST_DEMO_PASSWORD } from '../helpers/server';
 
 const owner = { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD };
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
@@ -16,16 +15,10 @@ function subjectOf(idToken: string): string {
 }
 
 describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const running = serverAndBrowser();
   let client: RegisteredClient;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ database: 'embedded' }), launchChromium()]);
-    client = await register(server.url, { client_name: 'Switch App', redirect_uris: [REDIRECT] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    client = await register(running.server.url, { client_name: 'Switch App', redirect_uris: [REDIRECT] });
   });
 
   async function approveAs(context: Parameters<typeof approveInBrowser>[0], person: typeof owner) {
@@ -33,14 +26,14 @@ describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
     let shownAs = '';
     const callback = await approveInBrowser(
       context,
-      authorizeUrl(server.url, { client, challenge, scope: 'openid mcp:read' }),
+      authorizeUrl(running.server.url, { client, challenge, scope: 'openid mcp:read' }),
       REDIRECT,
       person,
       async (page) => {
         shownAs = (await page.getByText('Signed in as').textContent()) ?? '';
       },
     );
-    const { body } = await tokenRequest(server.url, {
+    const { body } = await tokenRequest(running.server.url, {
       grant_type: 'authorization_code',
       code: callback.searchParams.get('code')!,
       redirect_uri: REDIRECT,
@@ -51,7 +44,7 @@ describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
   }
 
   it('approves as the person signed in to Gatehouse, even when the provider remembers someone else', async () => {
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     const first = await approveAs(context, owner);
     expect(first.shownAs).toContain('owner@acme.test');
     expect((await context.cookies()).some((cookie) => cookie.name === '_session')).toBe(true);
@@ -59,7 +52,7 @@ describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
     // Olivia's Gatehouse session ends without a sign-out (it expired); the provider still remembers her.
     await context.clearCookies({ name: /next-auth\.session-token/ });
     const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${running.server.url}/login`);
     await signInOnPage(page, member.email, member.password);
     await page.getByRole('heading', { name: 'Signed in as Max Member' }).waitFor();
     await page.close();
@@ -71,18 +64,18 @@ describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
   });
 
   it('ends the provider session when the person signs out', async () => {
-    const context = await browser.newContext();
+    const context = await running.browser.newContext();
     await approveAs(context, owner);
     expect((await context.cookies()).some((cookie) => cookie.name === '_session')).toBe(true);
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${running.server.url}/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${running.server.url}/login`);
     expect((await context.cookies()).some((cookie) => cookie.name === '_session')).toBe(false);
 
     // The next authorization asks who is there instead of reusing anyone.
     const { challenge } = pkce();
-    await page.goto(authorizeUrl(server.url, { client, challenge }));
+    await page.goto(authorizeUrl(running.server.url, { client, challenge }));
     await page.waitForURL(/\/login\?callbackUrl=/);
     await context.close();
   });

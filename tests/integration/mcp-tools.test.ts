@@ -221,11 +221,20 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect((await postMcp(server.url, owner.access_token, body, headers)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // flushed within a second
     let rows: Record<string, unknown>[] = [];
-    ({ server, result: rows } = await inspectDatabase(server, (query) =>
-      query(`SELECT method, tool_name, outcome, http_status, protocol_version, trace_id, grant_id, org_id FROM mcp_calls WHERE trace_id = $1`, [traceId]),
-    ));
+    let refusals: Record<string, unknown>[] = [];
+    let lastUsed: Record<string, unknown>[] = [];
+    ({ server, result: [rows, refusals, lastUsed] } = await inspectDatabase(server, async (query) => [
+      await query(`SELECT method, tool_name, outcome, http_status, protocol_version, trace_id, grant_id, org_id FROM mcp_calls WHERE trace_id = $1`, [traceId]),
+      await query(`SELECT DISTINCT outcome FROM mcp_calls`),
+      await query(`SELECT count(*)::int AS used FROM grants WHERE last_used_at IS NOT NULL AND revoked_at IS NULL`),
+    ]));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ method: 'tools/call', tool_name: 'whoami', outcome: 'ok', http_status: 200, protocol_version: '2026-07-28' });
     expect(rows[0]!.grant_id).toEqual(expect.any(String));
+    expect(refusals.map((row) => row.outcome)).toEqual(
+      expect.arrayContaining(['ok', 'refused_scope', 'refused_role', 'restricted', 'invalid_arguments', 'unauthorized', 'forbidden', 'rate_limited']),
+    );
+    // Grants that made calls are marked used (at most once a minute each, by the call-log flush).
+    expect(Number(lastUsed[0]!.used)).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -3,230 +3,233 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, register } from '../helpers/oauth';
 import { postMcp, rpc, rpc2026 } from '../helpers/mcp';
+import { DATABASES } from '../helpers/databases';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
 
-let server: RunningServer;
-let token: string;
-beforeAll(async () => {
-  server = await startServer({ database: 'embedded' });
-  const client = await register(server.url, { client_name: 'Wire', redirect_uris: ['https://wire.example/cb'] });
-  token = (await connect(server.url, client, member)).tokens.access_token;
-});
-afterAll(async () => server?.stop());
-
-const challenge = () => `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource", scope="mcp:read mcp:write"`;
-
-describe('the order of checks', () => {
-  it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 and Allow: POST', async (method) => {
-    const response = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST');
-    expect((await response.json()).id).toBeNull();
-    expect(response.headers.get('mcp-session-id')).toBeNull();
+describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
+  let server: RunningServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer({ database: kind });
+    const client = await register(server.url, { client_name: 'Wire', redirect_uris: ['https://wire.example/cb'] });
+    token = (await connect(server.url, client, member)).tokens.access_token;
   });
+  afterAll(async () => server?.stop());
 
-  it('refuses a foreign Origin with 403 before looking at the token', async () => {
-    const reply = await postMcp(server.url, null, rpc('ping'), { origin: 'https://evil.example' });
-    expect(reply.status).toBe(403);
-    expect(reply.body?.id).toBeNull();
-  });
+  const challenge = () => `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource", scope="mcp:read mcp:write"`;
 
-  it('accepts loopback and its own origin, with CORS that exposes the headers clients need', async () => {
-    const reply = await postMcp(server.url, token, rpc('ping'), { origin: 'http://localhost:6274' });
-    expect(reply.status).toBe(200);
-    expect(reply.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
-    expect(reply.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
-    expect(reply.headers.get('access-control-expose-headers')).toMatch(/MCP-Protocol-Version/);
-    const preflight = await fetch(`${server.url}/mcp`, {
-      method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, mcp-protocol-version' },
+  describe('the order of checks', () => {
+    it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 and Allow: POST', async (method) => {
+      const response = await fetch(`${server.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect((await response.json()).id).toBeNull();
+      expect(response.headers.get('mcp-session-id')).toBeNull();
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
-  });
 
-  it('answers a missing token with 401 and the discovery challenge', async () => {
-    const reply = await postMcp(server.url, null, rpc('ping'));
-    expect(reply.status).toBe(401);
-    expect(reply.headers.get('www-authenticate')).toBe(challenge());
-    expect(reply.body?.id).toBeNull();
-  });
-
-  it('answers a bad token with 401 invalid_token', async () => {
-    for (const bad of ['mcp_at_not-a-real-token', 'garbage']) {
-      const reply = await postMcp(server.url, bad, rpc('ping'));
-      expect(reply.status).toBe(401);
-      expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"');
-      expect(reply.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
-    }
-  });
-
-  it('never reads the token from the URL', async () => {
-    const response = await fetch(`${server.url}/mcp?access_token=${token}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(rpc('ping')),
-    });
-    expect(response.status).toBe(401);
-  });
-});
-
-describe('the JSON-RPC envelope', () => {
-  it('refuses a body over 1 MiB with 413 and -32600', async () => {
-    const reply = await postMcp(server.url, token, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
-    expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body too large' } });
-  });
-
-  it('answers malformed JSON with -32700 Parse error', async () => {
-    const reply = await postMcp(server.url, token, '{"jsonrpc": "2.0", "id": 1,');
-    expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-  });
-
-  it('refuses batches, even of one request', async () => {
-    for (const batch of [[rpc('ping')], []]) {
-      const reply = await postMcp(server.url, token, batch);
-      expect(reply.status).toBe(400);
-      expect(reply.body?.error).toEqual({ code: -32600, message: 'Batch requests are not supported' });
+    it('refuses a foreign Origin with 403 before looking at the token', async () => {
+      const reply = await postMcp(server.url, null, rpc('ping'), { origin: 'https://evil.example' });
+      expect(reply.status).toBe(403);
       expect(reply.body?.id).toBeNull();
-    }
-  });
-
-  it.each([
-    ['jsonrpc other than "2.0"', { jsonrpc: '1.0', id: 1, method: 'ping' }],
-    ['no jsonrpc', { id: 1, method: 'ping' }],
-    ['no method', { jsonrpc: '2.0', id: 1 }],
-    ['a method over 256 bytes', { jsonrpc: '2.0', id: 1, method: 'm'.repeat(257) }],
-    ['an object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }],
-    ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }],
-    ['a string id over 256 bytes', { jsonrpc: '2.0', id: 'i'.repeat(257), method: 'ping' }],
-  ])('refuses %s with 400 and -32600', async (_what, body) => {
-    const reply = await postMcp(server.url, token, body);
-    expect(reply.status).toBe(400);
-    expect(reply.body?.error.code).toBe(-32600);
-  });
-
-  it('accepts a notification with 202 and no body', async () => {
-    const reply = await postMcp(server.url, token, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    expect(reply.status).toBe(202);
-    expect(reply.text).toBe('');
-  });
-
-  it('answers in JSON by default, and in one SSE message event only when JSON is not accepted', async () => {
-    const json = await postMcp(server.url, token, rpc('ping', undefined, 7), { accept: 'application/json, text/event-stream' });
-    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(json.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
-    const sse = await postMcp(server.url, token, rpc('ping', undefined, 8), { accept: 'text/event-stream' });
-    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(sse.text).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 8, result: {} })}\n\n`);
-  });
-});
-
-describe('protocol versions up to 2025-11-25', () => {
-  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initialize echoes %s with tools, resources, prompts capabilities', async (version) => {
-    const reply = await postMcp(server.url, token, rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }));
-    expect(reply.status).toBe(200);
-    expect(reply.body?.result).toMatchObject({
-      protocolVersion: version,
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
-      serverInfo: { name: 'gatehouse' },
     });
-    expect(reply.headers.get('mcp-session-id')).toBeNull();
-  });
 
-  it('answers initialize with an unknown version with 2025-11-25', async () => {
-    const reply = await postMcp(server.url, token, rpc('initialize', { protocolVersion: '2024-01-01', capabilities: {} }));
-    expect(reply.body?.result.protocolVersion).toBe('2025-11-25');
-  });
-
-  it('takes a request without MCP-Protocol-Version as 2025-03-26', async () => {
-    const reply = await postMcp(server.url, token, rpc('ping'));
-    expect(reply.headers.get('mcp-protocol-version')).toBe('2025-03-26');
-  });
-
-  it('refuses an unsupported MCP-Protocol-Version with 400 and the supported list', async () => {
-    const reply = await postMcp(server.url, token, rpc('ping'), { 'mcp-protocol-version': '1999-01-01' });
-    expect(reply.status).toBe(400);
-    expect(reply.body?.error).toEqual({
-      code: -32022,
-      message: 'Unsupported protocol version',
-      data: { supported: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'], requested: '1999-01-01' },
+    it('accepts loopback and its own origin, with CORS that exposes the headers clients need', async () => {
+      const reply = await postMcp(server.url, token, rpc('ping'), { origin: 'http://localhost:6274' });
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+      expect(reply.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
+      expect(reply.headers.get('access-control-expose-headers')).toMatch(/MCP-Protocol-Version/);
+      const preflight = await fetch(`${server.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://127.0.0.1:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, mcp-protocol-version' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
     });
-  });
 
-  it('answers an unknown method with HTTP 200 and -32601', async () => {
-    const reply = await postMcp(server.url, token, rpc('no/such/method'), { 'mcp-protocol-version': '2025-06-18' });
-    expect(reply.status).toBe(200);
-    expect(reply.body?.error.code).toBe(-32601);
-  });
-});
-
-describe('protocol version 2026-07-28', () => {
-  it('answers server/discover with the supported versions, capabilities, resultType and cache hints', async () => {
-    const { body, headers } = rpc2026('server/discover');
-    const reply = await postMcp(server.url, token, body, headers);
-    expect(reply.status).toBe(200);
-    expect(reply.body?.result).toMatchObject({
-      resultType: 'complete',
-      supportedVersions: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
-      ttlMs: 60000,
-      cacheScope: 'private',
-      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'gatehouse' } },
+    it('answers a missing token with 401 and the discovery challenge', async () => {
+      const reply = await postMcp(server.url, null, rpc('ping'));
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get('www-authenticate')).toBe(challenge());
+      expect(reply.body?.id).toBeNull();
     });
-  });
 
-  it('puts resultType and cache hints on list results', async () => {
-    const { body, headers } = rpc2026('tools/list');
-    const reply = await postMcp(server.url, token, body, headers);
-    expect(reply.body?.result).toMatchObject({ resultType: 'complete', ttlMs: 60000, cacheScope: 'private' });
-    expect(reply.body?.result.tools.length).toBeGreaterThan(0);
-  });
-
-  it('has neither initialize nor ping: unknown methods are 404 with -32601', async () => {
-    for (const method of ['ping', 'initialize', 'no/such/method']) {
-      const { body, headers } = rpc2026(method);
-      const reply = await postMcp(server.url, token, body, headers);
-      expect(reply.status, method).toBe(404);
-      expect(reply.body?.error.code, method).toBe(-32601);
-    }
-  });
-
-  it('refuses a request whose Mcp-Method or Mcp-Name disagrees with the body, or lacks them', async () => {
-    const call = rpc2026('tools/call', { name: 'whoami', arguments: {} });
-    const cases: Record<string, string | undefined>[] = [
-      { 'mcp-method': 'tools/list' },
-      { 'mcp-method': undefined },
-      { 'mcp-name': 'list_members' },
-      { 'mcp-name': undefined },
-    ];
-    for (const change of cases) {
-      const headers = { ...call.headers };
-      for (const [name, value] of Object.entries(change)) {
-        if (value === undefined) delete headers[name];
-        else headers[name] = value;
+    it('answers a bad token with 401 invalid_token', async () => {
+      for (const bad of ['mcp_at_not-a-real-token', 'garbage']) {
+        const reply = await postMcp(server.url, bad, rpc('ping'));
+        expect(reply.status).toBe(401);
+        expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"');
+        expect(reply.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
       }
-      const reply = await postMcp(server.url, token, call.body, headers);
-      expect(reply.status, JSON.stringify(change)).toBe(400);
-      expect(reply.body?.error.code, JSON.stringify(change)).toBe(-32020);
-    }
-    const encoded = { ...call.headers, 'mcp-name': `=?base64?${Buffer.from('whoami').toString('base64')}?=` };
-    expect((await postMcp(server.url, token, call.body, encoded)).status).toBe(200);
+    });
+
+    it('never reads the token from the URL', async () => {
+      const response = await fetch(`${server.url}/mcp?access_token=${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rpc('ping')),
+      });
+      expect(response.status).toBe(401);
+    });
   });
 
-  it('refuses a request without the protocol version and capabilities in _meta', async () => {
-    const reply = await postMcp(server.url, token, rpc('tools/list', {}), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
-    expect(reply.status).toBe(400);
-    expect(reply.body?.error.code).toBe(-32602);
+  describe('the JSON-RPC envelope', () => {
+    it('refuses a body over 1 MiB with 413 and -32600', async () => {
+      const reply = await postMcp(server.url, token, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
+      expect(reply.status).toBe(413);
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body too large' } });
+    });
+
+    it('answers malformed JSON with -32700 Parse error', async () => {
+      const reply = await postMcp(server.url, token, '{"jsonrpc": "2.0", "id": 1,');
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    });
+
+    it('refuses batches, even of one request', async () => {
+      for (const batch of [[rpc('ping')], []]) {
+        const reply = await postMcp(server.url, token, batch);
+        expect(reply.status).toBe(400);
+        expect(reply.body?.error).toEqual({ code: -32600, message: 'Batch requests are not supported' });
+        expect(reply.body?.id).toBeNull();
+      }
+    });
+
+    it.each([
+      ['jsonrpc other than "2.0"', { jsonrpc: '1.0', id: 1, method: 'ping' }],
+      ['no jsonrpc', { id: 1, method: 'ping' }],
+      ['no method', { jsonrpc: '2.0', id: 1 }],
+      ['a method over 256 bytes', { jsonrpc: '2.0', id: 1, method: 'm'.repeat(257) }],
+      ['an object id', { jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }],
+      ['a null id', { jsonrpc: '2.0', id: null, method: 'ping' }],
+      ['a string id over 256 bytes', { jsonrpc: '2.0', id: 'i'.repeat(257), method: 'ping' }],
+    ])('refuses %s with 400 and -32600', async (_what, body) => {
+      const reply = await postMcp(server.url, token, body);
+      expect(reply.status).toBe(400);
+      expect(reply.body?.error.code).toBe(-32600);
+    });
+
+    it('accepts a notification with 202 and no body', async () => {
+      const reply = await postMcp(server.url, token, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(reply.status).toBe(202);
+      expect(reply.text).toBe('');
+    });
+
+    it('answers in JSON by default, and in one SSE message event only when JSON is not accepted', async () => {
+      const json = await postMcp(server.url, token, rpc('ping', undefined, 7), { accept: 'application/json, text/event-stream' });
+      expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(json.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      const sse = await postMcp(server.url, token, rpc('ping', undefined, 8), { accept: 'text/event-stream' });
+      expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(sse.text).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 8, result: {} })}\n\n`);
+    });
   });
 
-  it('refuses a _meta version that disagrees with the header', async () => {
-    const { body, headers } = rpc2026('tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' });
-    const reply = await postMcp(server.url, token, body, headers);
-    expect(reply.status).toBe(400);
-    expect(reply.body?.error.code).toBe(-32020);
+  describe('protocol versions up to 2025-11-25', () => {
+    it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initialize echoes %s with tools, resources, prompts capabilities', async (version) => {
+      const reply = await postMcp(server.url, token, rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+      expect(reply.status).toBe(200);
+      expect(reply.body?.result).toMatchObject({
+        protocolVersion: version,
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+        serverInfo: { name: 'gatehouse' },
+      });
+      expect(reply.headers.get('mcp-session-id')).toBeNull();
+    });
+
+    it('answers initialize with an unknown version with 2025-11-25', async () => {
+      const reply = await postMcp(server.url, token, rpc('initialize', { protocolVersion: '2024-01-01', capabilities: {} }));
+      expect(reply.body?.result.protocolVersion).toBe('2025-11-25');
+    });
+
+    it('takes a request without MCP-Protocol-Version as 2025-03-26', async () => {
+      const reply = await postMcp(server.url, token, rpc('ping'));
+      expect(reply.headers.get('mcp-protocol-version')).toBe('2025-03-26');
+    });
+
+    it('refuses an unsupported MCP-Protocol-Version with 400 and the supported list', async () => {
+      const reply = await postMcp(server.url, token, rpc('ping'), { 'mcp-protocol-version': '1999-01-01' });
+      expect(reply.status).toBe(400);
+      expect(reply.body?.error).toEqual({
+        code: -32022,
+        message: 'Unsupported protocol version',
+        data: { supported: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'], requested: '1999-01-01' },
+      });
+    });
+
+    it('answers an unknown method with HTTP 200 and -32601', async () => {
+      const reply = await postMcp(server.url, token, rpc('no/such/method'), { 'mcp-protocol-version': '2025-06-18' });
+      expect(reply.status).toBe(200);
+      expect(reply.body?.error.code).toBe(-32601);
+    });
+  });
+
+  describe('protocol version 2026-07-28', () => {
+    it('answers server/discover with the supported versions, capabilities, resultType and cache hints', async () => {
+      const { body, headers } = rpc2026('server/discover');
+      const reply = await postMcp(server.url, token, body, headers);
+      expect(reply.status).toBe(200);
+      expect(reply.body?.result).toMatchObject({
+        resultType: 'complete',
+        supportedVersions: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+        ttlMs: 60000,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'gatehouse' } },
+      });
+    });
+
+    it('puts resultType and cache hints on list results', async () => {
+      const { body, headers } = rpc2026('tools/list');
+      const reply = await postMcp(server.url, token, body, headers);
+      expect(reply.body?.result).toMatchObject({ resultType: 'complete', ttlMs: 60000, cacheScope: 'private' });
+      expect(reply.body?.result.tools.length).toBeGreaterThan(0);
+    });
+
+    it('has neither initialize nor ping: unknown methods are 404 with -32601', async () => {
+      for (const method of ['ping', 'initialize', 'no/such/method']) {
+        const { body, headers } = rpc2026(method);
+        const reply = await postMcp(server.url, token, body, headers);
+        expect(reply.status, method).toBe(404);
+        expect(reply.body?.error.code, method).toBe(-32601);
+      }
+    });
+
+    it('refuses a request whose Mcp-Method or Mcp-Name disagrees with the body, or lacks them', async () => {
+      const call = rpc2026('tools/call', { name: 'whoami', arguments: {} });
+      const cases: Record<string, string | undefined>[] = [
+        { 'mcp-method': 'tools/list' },
+        { 'mcp-method': undefined },
+        { 'mcp-name': 'list_members' },
+        { 'mcp-name': undefined },
+      ];
+      for (const change of cases) {
+        const headers = { ...call.headers };
+        for (const [name, value] of Object.entries(change)) {
+          if (value === undefined) delete headers[name];
+          else headers[name] = value;
+        }
+        const reply = await postMcp(server.url, token, call.body, headers);
+        expect(reply.status, JSON.stringify(change)).toBe(400);
+        expect(reply.body?.error.code, JSON.stringify(change)).toBe(-32020);
+      }
+      const encoded = { ...call.headers, 'mcp-name': `=?base64?${Buffer.from('whoami').toString('base64')}?=` };
+      expect((await postMcp(server.url, token, call.body, encoded)).status).toBe(200);
+    });
+
+    it('refuses a request without the protocol version and capabilities in _meta', async () => {
+      const reply = await postMcp(server.url, token, rpc('tools/list', {}), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+      expect(reply.status).toBe(400);
+      expect(reply.body?.error.code).toBe(-32602);
+    });
+
+    it('refuses a _meta version that disagrees with the header', async () => {
+      const { body, headers } = rpc2026('tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': '2025-11-25' });
+      const reply = await postMcp(server.url, token, body, headers);
+      expect(reply.status).toBe(400);
+      expect(reply.body?.error.code).toBe(-32020);
+    });
   });
 });

@@ -78,4 +78,22 @@ describe('key rotation', () => {
       await server.stop();
     }
   }, 90_000);
+
+  it('uses keys given in the environment instead of generating them', async () => {
+    const { generateKeyPairSync, randomBytes } = await import('node:crypto');
+    const rsa = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'env-rsa', alg: 'RS256', use: 'sig' };
+    const server = await startServer({
+      database: 'embedded',
+      env: { OAUTH_SIGNING_KEYS: JSON.stringify([rsa]), OAUTH_COOKIE_KEYS: randomBytes(32).toString('hex') },
+    });
+    try {
+      const { keys } = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string; d?: string }[] };
+      expect(keys.map((key) => key.kid)).toEqual(['env-rsa']);
+      expect(keys[0]).not.toHaveProperty('d');
+      const client = await register(server.url, { client_name: 'Env keys', redirect_uris: ['https://env.example/cb'] });
+      expect((await connect(server.url, client, member)).tokens.access_token).toMatch(/^mcp_at_/);
+    } finally {
+      await server.stop();
+    }
+  });
 });

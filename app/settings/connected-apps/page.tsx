@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { currentPerson } from '@/lib/auth/session';
+import { connectedAppsOf } from '@/lib/connected-apps/grants';
+import { ConnectedAppsList } from './connected-apps-list';
+
+export const metadata: Metadata = { title: 'Connected apps' };
+export const dynamic = 'force-dynamic';
+
+export default async function ConnectedAppsPage() {
+  const person = await currentPerson();
+  if (!person) redirect(`/login?callbackUrl=${encodeURIComponent('/settings/connected-apps')}`);
+  const apps = await connectedAppsOf(person.id);
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm">
+          <Link href="/" className="text-brand underline">
+            ← Home
+          </Link>
+        </p>
+        <h1 className="mt-2 text-2xl font-semibold">Connected apps</h1>
+        <p className="text-slate-600">
+          Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.
+        </p>
+      </div>
+      <ConnectedAppsList
+        apps={apps.map((app) => ({
+          ...app,
+          approvedAt: app.approvedAt.toISOString(),
+          lastUsedAt: app.lastUsedAt?.toISOString() ?? null,
+        }))}
+      />
+    </div>
+  );
+}
