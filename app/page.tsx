@@ -31,6 +31,11 @@ export default async function HomePage() {
           Connected apps
         </Link>
         <span className="text-slate-600"> — the apps you allowed to act for you, and revoking them.</span>
+        <br />
+        <Link href="/settings/account" className="font-medium text-brand underline">
+          Account
+        </Link>
+        <span className="text-slate-600"> — your password.</span>
       </nav>
       <section>
         <h2 className="mb-3 text-lg font-semibold">Your organizations</h2>

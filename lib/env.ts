@@ -166,8 +166,8 @@ export function env(): Env {
   return cache.gatehouseEnv;
 }
 
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+export function isLoopbackHost(hostname: string): boolean {
+  return ['localhost', '::1', '[::1]'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 function parseOrigin(value: string): string | null {

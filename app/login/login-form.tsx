@@ -23,9 +23,11 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
     if (!result || result.error) {
       // One message for every failure: it must not tell whether the email has an account.
       setError(
-        result?.error === 'CredentialsSignin' || !result
-          ? 'The email or password is incorrect.'
-          : 'Signing in did not work. Please try again.',
+        result?.error === 'TooManyAttempts'
+          ? 'Too many sign-in attempts. Wait a minute, then try again.'
+          : result?.error === 'CredentialsSignin' || !result
+            ? 'The email or password is incorrect.'
+            : 'Signing in did not work. Please try again.',
       );
       return;
     }

@@ -13,6 +13,7 @@ export type AuditEventType =
   | 'refresh.reuse_detected'
   | 'grant.revoked'
   | 'person.created'
+  | 'person.password_changed'
   | 'demo.seeded';
 
 export type AuditEvent = {

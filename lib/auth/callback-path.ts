@@ -1,9 +1,10 @@
 /**
- * Where to go after signing in: only a path on this site. Another origin, a protocol-relative `//host`,
- * a backslash trick or a non-http scheme all fall back to the home page (no open redirect).
+ * Where to go after signing in: only a path on this site. Another origin, a protocol-relative `//host`
+ * (however it is spelled before normalization: `/.//host`, `/%2e//host`…), a backslash trick or a
+ * non-http scheme all fall back to the home page (no open redirect).
  */
 export function safeCallbackPath(value: string | undefined | null, publicUrl: string): string {
-  if (!value) return '/';
+  if (!value || value.includes('\\') || /[\u0000-\u001f]/.test(value)) return '/';
   let url: URL;
   try {
     url = new URL(value, publicUrl);
@@ -11,6 +12,8 @@ export function safeCallbackPath(value: string | undefined | null, publicUrl: st
     return '/';
   }
   if (url.origin !== new URL(publicUrl).origin) return '/';
-  if (value.includes('\\') || /^\s*\/\//.test(value) || /[\u0000-\u001f]/.test(value)) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // Checked on what is returned, not on the input: normalization can turn `/.//evil` into `//evil`.
+  if (!path.startsWith('/') || path.startsWith('//')) return '/';
+  return path;
 }

@@ -5,6 +5,8 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { env } from '@/lib/env';
 import { deriveKey } from '@/lib/crypto/seal';
 import { authenticate } from '@/lib/people/accounts';
+import { clientAddress } from '@/lib/http/client-address';
+import { mayAttemptSignIn, recordFailedSignIn, TOO_MANY_ATTEMPTS } from './sign-in-throttle';
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
@@ -24,12 +26,17 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           const email = credentials?.email;
           const password = credentials?.password;
           if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return null;
           if (email.length > 320 || password.length > 1024) return null;
-          return authenticate(email, password);
+          const headers = new Headers(Object.entries(request?.headers ?? {}).map(([name, value]) => [name, String(value)] as [string, string]));
+          const address = clientAddress(headers);
+          if (!mayAttemptSignIn(email, address)) throw new Error(TOO_MANY_ATTEMPTS);
+          const person = await authenticate(email, password);
+          if (!person) recordFailedSignIn(email, address);
+          return person;
         },
       }),
     ],

@@ -12,7 +12,7 @@ export async function signedInPersonId(headers: Headers): Promise<string | null>
       .filter(Boolean)
       .map((part) => {
         const index = part.indexOf('=');
-        return [part.slice(0, index), decodeURIComponent(part.slice(index + 1))];
+        return [part.slice(0, index), safeDecode(part.slice(index + 1))];
       }),
   );
   const token = await getToken({
@@ -21,4 +21,13 @@ export async function signedInPersonId(headers: Headers): Promise<string | null>
     secureCookie: Boolean(options.useSecureCookies),
   });
   return typeof token?.sub === 'string' ? token.sub : null;
+}
+
+/** A malformed cookie set by someone else must not break sign-in checks. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -34,7 +34,9 @@ export async function resolveCaller(provider: Provider, authorization: string | 
   const match = BEARER.exec(authorization.trim());
   if (!match) throw unauthorized('invalid_token', 'The Authorization header must be "Bearer <access token>".');
   const token = await provider.AccessToken.find(match[1]!);
-  if (!token || !token.grantId || token.isExpired) throw unauthorized('invalid_token', 'The access token is invalid or expired.');
+  if (!token || !token.grantId || !token.accountId || token.isExpired) {
+    throw unauthorized('invalid_token', 'The access token is invalid or expired.');
+  }
   const audience = Array.isArray(token.aud) ? token.aud : [token.aud];
   if (!audience.includes(canonicalResource(mcpResource()) as string)) {
     throw unauthorized('invalid_token', 'The access token was issued for another resource.');
@@ -48,7 +50,7 @@ export async function resolveCaller(provider: Provider, authorization: string | 
   if (grant.client.disabledAt) throw unauthorized('invalid_token', 'This app was disabled by an administrator.');
   if (grant.person.disabledAt) throw unauthorized('invalid_token', 'This account is disabled.');
 
-  const membership = grant.org.memberships[0];
+  const membership = grant.personId === token.accountId ? grant.org.memberships[0] : undefined;
   // Removal from the org revokes the person's grants there; a grant outliving its membership is dead too.
   if (!membership) throw unauthorized('invalid_token', `You are no longer a member of ${grant.org.name}.`);
   if (membership.status !== 'active') {

@@ -9,7 +9,8 @@ export function resourceMetadataUrl(): string {
 export function bearerChallenge(options: { error?: string; description?: string; scope?: string }): string {
   const parts = [`resource_metadata="${resourceMetadataUrl()}"`, `scope="${options.scope ?? Object.keys(MCP_SCOPES).join(' ')}"`];
   if (options.error) parts.push(`error="${options.error}"`);
-  if (options.description) parts.push(`error_description="${options.description.replace(/["\\]/g, '')}"`);
+  // Header values must be printable ASCII (RFC 9110 §5.5): anything else (quotes, non-Latin names) goes.
+  if (options.description) parts.push(`error_description="${options.description.replace(/[^\x20-\x7e]|["\\]/g, '')}"`);
   return `Bearer ${parts.join(', ')}`;
 }
 

@@ -3,6 +3,7 @@
 // failure answers. Nothing is kept between requests: no session id, no server stream.
 import type Provider from 'oidc-provider';
 import { recordCall } from '@/lib/audit/call-log';
+import { readLimitedBody } from '@/lib/http/body';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
@@ -83,24 +84,9 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
 
 /** Reads at most 1 MiB; a larger body is refused without reading the rest. */
 async function readBody(request: Request): Promise<string> {
-  const tooLarge = () => new McpError(JSON_RPC.INVALID_REQUEST, 'Request body too large', 413);
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await readLimitedBody(request, MAX_BODY_BYTES);
+  if (text === null) throw new McpError(JSON_RPC.INVALID_REQUEST, 'Request body too large', 413);
+  return text;
 }
 
 function idOf(message: JsonRpcMessage | null): JsonRpcId {

@@ -6,6 +6,7 @@
 // X-Forwarded-* header can never change an issuer, an endpoint or a redirect.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { readLimitedBytes } from '@/lib/http/body';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -18,12 +19,21 @@ export type BridgeOptions = {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
 
+/** No provider endpoint takes more than a registration's worth of body. */
+const MAX_BODY_BYTES = 64 * 1024;
+
 export async function runNodeHandler(
   handler: NodeHandler,
   request: Request,
   options: BridgeOptions,
 ): Promise<Response> {
-  const body = request.method === 'GET' || request.method === 'HEAD' ? null : Buffer.from(await request.arrayBuffer());
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await readLimitedBytes(request, MAX_BODY_BYTES);
+  if (body === null && request.method !== 'GET' && request.method !== 'HEAD') {
+    return Response.json(
+      { error: 'invalid_request', error_description: 'the request body is too large' },
+      { status: 413, headers: { 'Cache-Control': 'no-store' } },
+    );
+  }
   const req = buildRequest(request, body, options);
   const res = new ServerResponse(req);
 

@@ -65,7 +65,15 @@ export type Revocation = {
   grantId: string;
   /** The person who revoked it; null when Gatehouse itself did. */
   byPersonId: string | null;
-  reason: 'person' | 'org_admin' | 'replaced' | 'refresh_reuse' | 'member_removed' | 'client_deleted' | 'client_revoked_token';
+  reason:
+    | 'person'
+    | 'org_admin'
+    | 'replaced'
+    | 'refresh_reuse'
+    | 'code_reuse'
+    | 'member_removed'
+    | 'client_deleted'
+    | 'client_revoked_token';
   ip?: string | null;
 };
 
@@ -75,6 +83,15 @@ export type Revocation = {
  */
 export function revokeGrant(revocation: Revocation): Promise<boolean> {
   return inTransaction((tx) => revokeGrantIn(tx, revocation));
+}
+
+/** Revokes every live grant of a client (it is being deleted). */
+export async function revokeClientGrants(clientId: string, byPersonId: string | null, ip: string | null): Promise<number> {
+  return inTransaction(async (tx) => {
+    const live = await tx.grant.findMany({ where: { clientId, revokedAt: null }, select: { id: true } });
+    for (const { id } of live) await revokeGrantIn(tx, { grantId: id, byPersonId, reason: 'client_deleted', ip });
+    return live.length;
+  });
 }
 
 async function revokeGrantIn(tx: Tx, revocation: Revocation): Promise<boolean> {

@@ -12,9 +12,9 @@ import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { KeyUse } from '@/lib/generated/prisma/enums';
 
 const PURPOSE = 'key-material';
-/** ID tokens live an hour; provider sessions 12 hours. */
-const RETIRED_SIGNING_KEY_KEPT_MS = 60 * 60 * 1000;
-const RETIRED_COOKIE_KEY_KEPT_MS = 12 * 60 * 60 * 1000;
+/** ID tokens live an hour and provider sessions 12 hours; a day also covers instances restarted late. */
+const RETIRED_SIGNING_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+const RETIRED_COOKIE_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 
 export type ProviderKeys = { signing: JsonWebKey[]; cookies: string[] };
 

@@ -85,6 +85,13 @@ export function normalizeRegistration(input: unknown): Metadata {
     throw new RegistrationError('invalid_client_metadata', `at most ${REGISTRATION_LIMITS.contacts} contacts`);
   }
   if (Array.isArray(body.post_logout_redirect_uris)) delete body.post_logout_redirect_uris;
+  // Metadata that makes Gatehouse fetch URLs chosen by an anonymous registrant is not accepted: keys go
+  // inline (`jwks`), and pairwise sector identifiers are not offered.
+  for (const field of ['jwks_uri', 'sector_identifier_uri', 'request_uris']) {
+    if (field in body) {
+      throw new RegistrationError('invalid_client_metadata', `${field} is not supported${field === 'jwks_uri' ? ': send the keys inline as jwks' : ''}`);
+    }
+  }
   return body;
 }
 

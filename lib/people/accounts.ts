@@ -1,7 +1,8 @@
 // People and their organizations: creating accounts, checking credentials, reading who someone is.
 import { db } from '@/lib/db/client';
 import type { MembershipStatus, PlanStatus, Role } from '@/lib/generated/prisma/enums';
-import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
+import { hashPassword, passwordProblem, verifyPassword } from '@/lib/auth/passwords';
+import { recordAudit } from '@/lib/audit/events';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -83,4 +84,23 @@ export function slugify(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 48);
+}
+
+export type PasswordChange = { ok: true } | { ok: false; field: 'current' | 'next' | 'confirm'; error: string };
+
+/** Changes a person's password; the current one is required. */
+export async function changePassword(personId: string, current: string, next: string, confirm: string): Promise<PasswordChange> {
+  const person = await db().person.findUnique({ where: { id: personId } });
+  if (!person || !(await verifyPassword(current, person.passwordHash))) {
+    return { ok: false, field: 'current', error: 'The current password is not correct.' };
+  }
+  const problem = passwordProblem(next);
+  if (problem) return { ok: false, field: 'next', error: `The new password ${problem}.` };
+  if (next !== confirm) return { ok: false, field: 'confirm', error: 'The two new passwords differ.' };
+  const passwordHash = await hashPassword(next);
+  await db().$transaction(async (tx) => {
+    await tx.person.update({ where: { id: personId }, data: { passwordHash } });
+    await recordAudit({ type: 'person.password_changed', actorPersonId: personId, data: {} }, tx);
+  });
+  return { ok: true };
 }

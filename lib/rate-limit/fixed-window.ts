@@ -1,6 +1,18 @@
 // A fixed-window counter per key, in this process's memory. Good for abuse controls that tolerate a
 // per-instance budget (client registration per IP); limits that must hold across instances use the
 // shared store instead.
+const MAX_KEYS = 10_000;
+
+/** The key for an address: IPv4 as is, IPv6 by its /64 (one host usually holds a whole /64). */
+export function addressKey(address: string): string {
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export class FixedWindowLimiter {
@@ -14,7 +26,7 @@ export class FixedWindowLimiter {
 
   take(key: string): RateDecision {
     const now = this.now();
-    if (this.windows.size > 10_000) this.prune(now);
+    if (this.windows.size >= MAX_KEYS) this.prune(now);
     let window = this.windows.get(key);
     if (!window || now - window.start >= this.windowMs) {
       window = { start: now, count: 0 };
@@ -27,9 +39,20 @@ export class FixedWindowLimiter {
     return { allowed: true };
   }
 
+  /** Drops finished windows, then the oldest ones (a Map keeps insertion order) until there is room. */
+  /** Whether the key's budget is spent, without spending any. */
+  exhausted(key: string): boolean {
+    const window = this.windows.get(key);
+    return Boolean(window && this.now() - window.start < this.windowMs && window.count >= this.limit);
+  }
+
   private prune(now: number): void {
     for (const [key, window] of this.windows) {
       if (now - window.start >= this.windowMs) this.windows.delete(key);
+    }
+    for (const key of this.windows.keys()) {
+      if (this.windows.size < MAX_KEYS * 0.9) break;
+      this.windows.delete(key);
     }
   }
 }

@@ -1,5 +1,5 @@
 // What happens once per server process before the first request: configuration, database, demo data.
-import { ConfigError, DEFAULT_DEMO_PASSWORD, env } from '@/lib/env';
+import { ConfigError, DEFAULT_DEMO_PASSWORD, env, isLoopbackHost } from '@/lib/env';
 import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
@@ -7,7 +7,7 @@ import { installPeerAddressStamp } from '@/lib/http/client-address';
 import { startSweeper } from '@/lib/oauth/sweeper';
 import { prepareGrantLimiter } from '@/lib/rate-limit/grant-limiter';
 import { installShutdown } from './shutdown';
-import { DEMO_PEOPLE, seedDemoData } from '@/lib/people/demo';
+import { DEMO_PEOPLE, DemoSeedRefusedError, seedDemoData } from '@/lib/people/demo';
 
 export async function startGatehouse(): Promise<void> {
   try {
@@ -18,8 +18,14 @@ export async function startGatehouse(): Promise<void> {
     const where = config.database.kind === 'embedded' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     log(`database: ${where}; ${migrations.applied.length} migration(s) applied, ${migrations.alreadyApplied} already there`);
     if (kind === 'embedded') {
-      const outcome = await seedDemoData(prisma, { password: config.demoPassword, databaseKind: kind });
-      if (outcome.seeded) log('demo data created');
+      const reachableFromNetwork = !isLoopbackHost(config.host) || !isLoopbackHost(new URL(config.publicUrl).hostname);
+      try {
+        const outcome = await seedDemoData(prisma, { password: config.demoPassword, databaseKind: kind, reachableFromNetwork });
+        if (outcome.seeded) log('demo data created');
+      } catch (error) {
+        if (!(error instanceof DemoSeedRefusedError)) throw error;
+        log(`demo data not created. ${error.message}`);
+      }
       if (await prisma.person.findFirst({ where: { email: DEMO_PEOPLE[0].email } })) {
         // The default is public anyway; a password of the operator's own is not printed.
         const password = config.demoPassword === DEFAULT_DEMO_PASSWORD ? DEFAULT_DEMO_PASSWORD : '$DEMO_PASSWORD';

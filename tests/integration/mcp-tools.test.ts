@@ -204,12 +204,18 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect(disabled.status).toBe(401);
     expect(disabled.headers.get('www-authenticate')).toContain('error="invalid_token"');
 
+    // A member removed from an org with a name that is not plain ASCII: 401, and a header that stays valid.
     ({ server } = await inspectDatabase(server, async (query) => {
-      await query(`UPDATE organizations SET plan_status = 'inactive' WHERE slug = 'acme'`);
+      await query(`UPDATE organizations SET plan_status = 'inactive', name = 'Acme — Ünïcode' WHERE slug = 'acme'`);
+      await query(`DELETE FROM memberships WHERE person_id = (SELECT id FROM people WHERE email = 'viewer@acme.test')`);
     }));
+    const removed = await call(viewer, 'whoami');
+    expect(removed.status).toBe(401);
+    expect(removed.headers.get('www-authenticate')).toMatch(/^Bearer [\x20-\x7e]+$/);
+    expect(removed.headers.get('www-authenticate')).toContain('error="invalid_token"');
     const inactive = await call(owner, 'whoami');
     expect(inactive.status).toBe(403);
-    expect(inactive.body!.error.message).toMatch(/Acme's plan is inactive/);
+    expect(inactive.body!.error.message).toMatch(/Acme — Ünïcode's plan is inactive/);
   }, 120_000);
 
   it('records every call in the call log, with the trace id of 2026-07-28 requests', async () => {

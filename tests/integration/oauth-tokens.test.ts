@@ -1,7 +1,7 @@
 // SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
 // detection, revocation, introspection, and nothing usable stored at rest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, Browser, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
+import { authorizeUrl, Browser, clientAuthentication, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
 import { inspectDatabase } from '../helpers/inspect';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { DATABASES } from '../helpers/databases';
@@ -174,6 +174,70 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect((await publicClient.json()) as Record<string, unknown>).not.toMatchObject({ active: true });
   });
 
+  it('lets only one of two parallel exchanges of a code succeed, and revokes what it issued', async () => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    remember(code);
+    const exchange = () =>
+      tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/callback', client_id: client.client_id, code_verifier: verifier });
+    const results = await Promise.all([exchange(), exchange()]);
+    expect(results.map((result) => result.response.status).sort()).toEqual([200, 400]);
+    const issued = results.find((result) => result.response.status === 200)!.body;
+    remember(issued.access_token, issued.refresh_token);
+    expect((await refresh(issued.refresh_token!)).body.error).toBe('invalid_grant');
+  });
+
+  it("answers a confidential client's repeat from the replay window only with its secret", async () => {
+    const confidential = await register(server.url, {
+      client_name: 'Confidential replay',
+      redirect_uris: ['https://confreplay.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    const { tokens } = await connect(server.url, confidential, member);
+    remember(confidential.client_secret, tokens.access_token, tokens.refresh_token);
+    const params = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token };
+    const first = await tokenRequest(server.url, params, clientAuthentication(confidential));
+    expect(first.response.status).toBe(200);
+    remember(first.body.access_token, first.body.refresh_token);
+    const repeat = await tokenRequest(server.url, params, clientAuthentication(confidential));
+    expect(repeat.body).toEqual(first.body);
+    const thief = await tokenRequest(server.url, { ...params, client_id: confidential.client_id });
+    expect(thief.response.status).toBe(401);
+    expect(thief.body.error).toBe('invalid_client');
+  });
+
+  it('does not disconnect an app when another client presents its token for revocation', async () => {
+    const { tokens } = await connect(server.url, client, member);
+    const other = await register(server.url, { client_name: 'Meddler', redirect_uris: ['https://meddler.example/cb'] });
+    remember(tokens.access_token, tokens.refresh_token, other.registration_access_token);
+    const response = await fetch(`${server.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: other.client_id }).toString(),
+    });
+    expect(response.status).toBe(200);
+    const still = await refresh(tokens.refresh_token);
+    expect(still.response.status).toBe(200);
+    remember(still.body.access_token, still.body.refresh_token);
+  });
+
+  it('revokes the grants of a client that deletes its registration (RFC 7592)', async () => {
+    const leaving = await register(server.url, { client_name: 'Leaving', redirect_uris: ['https://leaving.example/cb'] });
+    const { tokens } = await connect(server.url, leaving, member);
+    remember(leaving.registration_access_token, tokens.access_token, tokens.refresh_token);
+    const deleted = await fetch(leaving.registration_client_uri, { method: 'DELETE', headers: { authorization: `Bearer ${leaving.registration_access_token}` } });
+    expect(deleted.status).toBe(204);
+    const call = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(call.status).toBe(401);
+  });
+
   it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {
     expect(credentials.size).toBeGreaterThan(20);
     const denier = new Browser(server.url);
@@ -209,6 +273,8 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
         'grant.revoked:refresh_reuse',
         'grant.revoked:replaced',
         'grant.revoked:client_revoked_token',
+        'grant.revoked:code_reuse',
+        'grant.revoked:client_deleted',
       ]),
     );
     expect(dump.length).toBeGreaterThan(1000);

@@ -82,6 +82,16 @@ describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
     expect(wrong.jar.has('next-auth.session-token')).toBe(false);
   });
 
+  it('slows password guessing: past 10 attempts a minute an account refuses even the right password', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) statuses.push((await signIn(server.url, 'viewer@acme.test', `wrong ${attempt}`)).response.status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    const blocked = await signIn(server.url, 'viewer@acme.test', TEST_DEMO_PASSWORD);
+    expect(blocked.response.status).toBe(401);
+    expect(JSON.stringify(await blocked.response.json())).toContain('TooManyAttempts');
+    expect(blocked.jar.has('next-auth.session-token')).toBe(false);
+  });
+
   it('sends signed-out people to /login, and signing out ends the session', async () => {
     const anonymous = await fetch(`${server.url}/`, { redirect: 'manual' });
     expect(anonymous.status).toBe(307);

@@ -62,6 +62,16 @@ describe('starting Gatehouse', () => {
     }
   });
 
+  it('never creates the demo instance admin with the public default password on a server reachable from the network', async () => {
+    const server = await startServer({ database: 'embedded', env: { PUBLIC_URL: 'https://gatehouse.example', DEMO_PASSWORD: 'gatehouse-demo' } });
+    try {
+      expect(server.output()).toContain('demo data not created. Refusing to seed demo people with the default password on a server reachable from the network');
+      expect((await signIn(server.url, 'owner@acme.test', 'gatehouse-demo')).response.status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('marks cookies Secure when PUBLIC_URL is https', async () => {
     const server = await startServer({
       database: 'embedded',

@@ -21,6 +21,10 @@ describe('the path to return to after signing in', () => {
     'javascript:alert(1)',
     'http://auth.example.com/', // same host, other scheme
     ' //evil.example',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/%2e//evil.example',
+    'https://auth.example.com//evil.example',
   ])('refuses anything that leaves it: %s', (input) => {
     expect(safeCallbackPath(input, ORIGIN)).toBe('/');
   });

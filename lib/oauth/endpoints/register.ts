@@ -5,8 +5,9 @@
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction, queries } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
-import { FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
+import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
+import { revokeClientGrants } from '../grants';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, readLimitedText, withBody, withOpenCors } from './responses';
 
@@ -39,7 +40,7 @@ async function readRegistrationBody(request: Request): Promise<{ body: Record<st
 }
 
 export async function handleRegistration(request: Request, run: RunProvider, ip: string): Promise<Response> {
-  const decision = limiter().take(ip);
+  const decision = limiter().take(addressKey(ip));
   if (!decision.allowed) {
     return withOpenCors(
       oauthError(429, 'too_many_requests', 'too many client registrations from this address; try again later', {
@@ -101,6 +102,7 @@ export async function handleClientManagement(request: Request, run: RunProvider,
     const response = await inTransaction(async (tx) => {
       const answer = await run(request);
       if (answer.status === 204) {
+        await revokeClientGrants(clientId, null, ip);
         await tx.oAuthClient.deleteMany({ where: { clientId } });
         await recordAudit({ type: 'client.deleted', clientId, ip, data: { by: 'client' } }, tx);
       }

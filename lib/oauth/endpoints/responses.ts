@@ -27,14 +27,7 @@ export function corsPreflight(methods: string): Response {
   });
 }
 
-/** Reads at most `limit` bytes of a request body; null when it is larger. */
-export async function readLimitedText(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return null;
-  const body = await request.arrayBuffer();
-  if (body.byteLength > limit) return null;
-  return new TextDecoder().decode(body);
-}
+export { readLimitedBody as readLimitedText } from '@/lib/http/body';
 
 /** The same request with another body (the provider re-reads it). */
 export function withBody(request: Request, body: string, contentType: string): Request {

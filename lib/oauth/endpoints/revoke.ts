@@ -14,16 +14,16 @@ export async function handleRevocation(request: Request, run: RunProvider, ip: s
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   if (!token) return run(forward);
 
+  const where = {
+    model: { in: ['AccessToken', 'RefreshToken'] },
+    id: { in: [storageId('AccessToken', token), storageId('RefreshToken', token)] },
+  };
   return inTransaction(async (tx) => {
-    const row = await tx.oidcModel.findFirst({
-      where: {
-        model: { in: ['AccessToken', 'RefreshToken'] },
-        id: { in: [storageId('AccessToken', token), storageId('RefreshToken', token)] },
-      },
-      select: { grantId: true },
-    });
+    const row = await tx.oidcModel.findFirst({ where, select: { grantId: true } });
     const response = await run(forward);
-    if (response.status === 200 && row?.grantId) {
+    // RFC 7009 answers 200 even when it revoked nothing (another client's token, an unknown one): only
+    // a token the provider actually removed, with its grant, disconnects the app.
+    if (response.status === 200 && row?.grantId && (await tx.oidcModel.count({ where })) === 0) {
       await revokeGrant({ grantId: row.grantId, byPersonId: null, reason: 'client_revoked_token', ip });
     }
     return response;

@@ -14,6 +14,7 @@ import { inTransaction, type Tx } from '@/lib/db/transaction';
 import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { storageId } from '../adapter';
+import { clientSecretMatches } from '../client-secrets';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
 import { oauthError, readLimitedText, withBody } from './responses';
@@ -29,41 +30,78 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
-  const refreshToken = form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
+  const clientId = presentedClientId(request, form);
+  // A metadata-document client is fetched now, outside the transaction: a slow document server must
+  // never hold a database connection (the embedded database has only one).
+  if (!(await metadataDocumentResolves(provider, clientId))) {
+    return oauthError(401, 'invalid_client', 'the client metadata document could not be fetched');
+  }
+  const grantType = form.get('grant_type');
+  const refreshToken = grantType === 'refresh_token' ? form.get('refresh_token') : null;
+  const code = grantType === 'authorization_code' ? form.get('code') : null;
 
   return inTransaction(async (tx) => {
-    if (!refreshToken) {
-      const response = await run(forward);
-      if (response.status === 200) await auditIssued(tx, provider, response, 'token.issued', ip);
-      return response;
-    }
-    return refresh(tx, refreshToken, presentedClientId(request, form), forward, run, provider, ip);
+    if (refreshToken) return refresh(tx, refreshToken, { request, form, clientId }, forward, run, provider, ip);
+    if (code) return exchangeCode(tx, code, forward, run, provider, ip);
+    const response = await run(forward);
+    if (response.status === 200) await auditIssued(tx, provider, response, 'token.issued', ip);
+    return response;
   });
 }
+
+/** RFC 6749 §4.1.2: a code works once; presented again, what it issued is revoked (the provider's side
+ * by the provider, Gatehouse's grant row here). Exchanges of one code are serialized on PostgreSQL. */
+async function exchangeCode(tx: Tx, code: string, forward: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
+  const key = storageId('AuthorizationCode', code);
+  await lockKey(tx, key);
+  const stored = await tx.oidcModel.findUnique({ where: { model_id: { model: 'AuthorizationCode', id: key } } });
+  const response = await run(forward);
+  if (response.status === 200) {
+    await auditIssued(tx, provider, response, 'token.issued', ip);
+  } else if (stored?.consumedAt && stored.grantId) {
+    await revokeGrant({ grantId: stored.grantId, byPersonId: null, reason: 'code_reuse', ip });
+  }
+  return response;
+}
+
+async function lockKey(tx: Tx, key: string): Promise<void> {
+  if (database().kind === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7))`;
+}
+
+async function metadataDocumentResolves(provider: Provider, clientId: string | null): Promise<boolean> {
+  if (!clientId?.startsWith('https://')) return true;
+  try {
+    return Boolean(await provider.Client.find(clientId));
+  } catch {
+    return false;
+  }
+}
+
+type Presented = { request: Request; form: URLSearchParams; clientId: string | null };
 
 async function refresh(
   tx: Tx,
   refreshToken: string,
-  clientId: string | null,
+  presented: Presented,
   forward: Request,
   run: RunProvider,
   provider: Provider,
   ip: string,
 ): Promise<Response> {
   const key = storageId('RefreshToken', refreshToken);
-  if (database().kind === 'postgres') {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7))`;
-  }
+  await lockKey(tx, key);
   const replayKey = deriveKey(refreshToken, 'refresh-replay');
   const cached = await tx.oidcModel.findUnique({ where: { model_id: { model: REPLAY_MODEL, id: key } } });
   if (cached?.expiresAt && cached.expiresAt.getTime() > Date.now()) {
     const payload = cached.payload as ReplayPayload;
-    if (clientId !== null && payload.clientId === clientId) {
+    // The repeat must come from the client the token belongs to, authenticated as the provider would.
+    if (await authenticatesAs(tx, presented, payload.clientId)) {
       return tokenResponse(unseal(replayKey, payload.sealed));
     }
   }
 
   const stored = await tx.oidcModel.findUnique({ where: { model_id: { model: 'RefreshToken', id: key } } });
+  const owner = (stored?.payload as { clientId?: string } | undefined)?.clientId ?? '';
   const response = await run(forward);
   if (response.status === 200) {
     const body = await response.clone().text();
@@ -74,7 +112,7 @@ async function refresh(
         model: REPLAY_MODEL,
         id: key,
         grantId,
-        payload: { clientId: clientId ?? '', sealed: seal(replayKey, body) } satisfies ReplayPayload as Prisma.InputJsonValue,
+        payload: { clientId: owner, sealed: seal(replayKey, body) } satisfies ReplayPayload as Prisma.InputJsonValue,
         expiresAt: new Date(Date.now() + REFRESH_REPLAY_WINDOW_MS),
       },
       update: {},
@@ -89,7 +127,7 @@ async function refresh(
         type: 'refresh.reuse_detected',
         orgId: grant?.orgId ?? null,
         actorPersonId: null,
-        clientId: grant?.clientId ?? clientId,
+        clientId: grant?.clientId ?? presented.clientId,
         grantId: stored.grantId,
         ip,
         data: { usedAt: stored.consumedAt.toISOString() },
@@ -108,17 +146,39 @@ function tokenResponse(body: string): Response {
   });
 }
 
+/**
+ * Whether the request authenticates as `clientId`: the same client_id for a public client; the right
+ * secret (Basic or post) for a confidential one. Other methods (private_key_jwt) are left to the
+ * provider: their repeats are not answered from the replay window.
+ */
+async function authenticatesAs(tx: Tx, presented: Presented, clientId: string): Promise<boolean> {
+  if (!clientId || presented.clientId !== clientId) return false;
+  if (clientId.startsWith('https://')) return true; // metadata-document clients are public
+  const row = await tx.oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
+  const metadata = (row?.payload ?? {}) as { token_endpoint_auth_method?: string; client_secret?: string };
+  const method = metadata.token_endpoint_auth_method ?? 'none';
+  if (method === 'none') return true;
+  if (method === 'client_secret_basic' || method === 'client_secret_post') {
+    const secret = basicCredentials(presented.request)?.secret ?? presented.form.get('client_secret');
+    return secret !== null && clientSecretMatches(metadata.client_secret, secret);
+  }
+  return false;
+}
+
 /** The client_id the request claims, from the body or HTTP Basic authentication (RFC 6749 §2.3.1). */
 function presentedClientId(request: Request, form: URLSearchParams): string | null {
-  const fromBody = form.get('client_id');
-  if (fromBody) return fromBody;
+  return form.get('client_id') || basicCredentials(request)?.id || null;
+}
+
+function basicCredentials(request: Request): { id: string; secret: string } | null {
   const authorization = request.headers.get('authorization') ?? '';
   if (!/^basic /i.test(authorization)) return null;
   const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
   if (separator < 1) return null;
+  const decode = (value: string) => decodeURIComponent(value.replace(/\+/g, '%20'));
   try {
-    return decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, '%20'));
+    return { id: decode(decoded.slice(0, separator)), secret: decode(decoded.slice(separator + 1)) };
   } catch {
     return null;
   }

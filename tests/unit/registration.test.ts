@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeRegistration, RegistrationError } from '@/lib/oauth/registration';
+
+describe('registration normalization', () => {
+  it('makes clients with custom schemes or loopback redirects native and drops what is not offered', () => {
+    const body = normalizeRegistration({
+      redirect_uris: ['cursor://a/cb', 'https://x.example/cb', 'http://127.0.0.1/cb'],
+      application_type: 'web',
+      grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+      scope: 'claudeai mcp:read',
+    });
+    expect(body).toMatchObject({ application_type: 'native', grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' });
+    expect(body).not.toHaveProperty('scope');
+  });
+
+  it.each(['jwks_uri', 'sector_identifier_uri', 'request_uris'])('refuses %s, which would make Gatehouse fetch a URL', (field) => {
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: 'https://attacker.example/x' })).toThrow(RegistrationError);
+  });
+});
