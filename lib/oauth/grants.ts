@@ -2,6 +2,7 @@
 // (SPEC §1). The provider's Grant and Gatehouse's row are written and removed together.
 import type Provider from 'oidc-provider';
 import { recordAudit } from '@/lib/audit/events';
+import { database } from '@/lib/db/client';
 import { inTransaction, queries, type Tx } from '@/lib/db/transaction';
 import type { McpScope } from './scopes';
 
@@ -23,6 +24,13 @@ export type Approval = {
  */
 export async function approveGrant(provider: Provider, approval: Approval): Promise<string> {
   return inTransaction(async (tx) => {
+    // Two approvals of the same client by the same person in the same org (two tabs) take turns, so the
+    // second replaces the first instead of both staying live. (The embedded database runs one
+    // transaction at a time anyway.)
+    if (database().kind === 'postgres') {
+      const key = `${approval.personId}\n${approval.orgId}\n${approval.clientId}`;
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 11))`;
+    }
     const previous = await tx.grant.findMany({
       where: { personId: approval.personId, orgId: approval.orgId, clientId: approval.clientId, revokedAt: null },
       select: { id: true },

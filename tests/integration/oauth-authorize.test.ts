@@ -101,6 +101,16 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     expect(html).toContain('Deny');
   });
 
+  it('serves the authorization endpoint over GET only (no POST form to normalize around)', async () => {
+    const response = await fetch(`${server.url}/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ response_type: 'code', client_id: client.client_id }).toString(),
+      redirect: 'manual',
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+  });
+
   it('tells a viewer that the app will not be able to run tools', async () => {
     const browser = new Browser(server.url);
     await browser.signIn('viewer@acme.test', TEST_DEMO_PASSWORD);

@@ -10,6 +10,8 @@ import { signedInPersonId } from '@/lib/auth/signed-in';
 import { nodePair, type BridgeOptions } from '../bridge';
 import { normalizeRequestedScope } from '../scopes';
 
+// Only GET: oidc-provider serves the authorization endpoint over POST only with enableHttpPostMethods,
+// which Gatehouse leaves off.
 export function normalizeAuthorizationRequest(request: Request): Request {
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.pathname !== '/oauth/authorize') return request;
