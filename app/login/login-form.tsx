@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { TextField } from '@/app/components/text-field';
 
 export function LoginForm({ callbackPath, initialError }: { callbackPath: string; initialError: string | null }) {
   const router = useRouter();
@@ -37,8 +38,8 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
 
   return (
     <form onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
-      <Field id="email" label="Email" type="email" autoComplete="username" />
-      <Field id="password" label="Password" type="password" autoComplete="current-password" />
+      <TextField name="email" label="Email" type="email" autoComplete="username" />
+      <TextField name="password" label="Password" type="password" autoComplete="current-password" />
       {error ? (
         <p id="login-error" role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}
@@ -52,23 +53,5 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
-  );
-}
-
-function Field({ id, label, type, autoComplete }: { id: string; label: string; type: string; autoComplete: string }) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={id}
-        type={type}
-        autoComplete={autoComplete}
-        required
-        className="w-full rounded border border-slate-300 px-3 py-2 focus:border-brand focus:outline-none"
-      />
-    </div>
   );
 }

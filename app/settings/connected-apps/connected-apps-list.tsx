@@ -1,18 +1,11 @@
 'use client';
 
 import { useRef, useState, useTransition } from 'react';
+import type { ConnectedApp } from '@/lib/connected-apps/grants';
 import { revokeConnectedApp } from './actions';
 
-export type AppRow = {
-  grantId: string;
-  clientName: string;
-  unverified: boolean;
-  hostname: string | null;
-  orgName: string;
-  scopes: string[];
-  approvedAt: string;
-  lastUsedAt: string | null;
-};
+/** A connected app as it crosses to the browser: dates as ISO strings. */
+export type AppRow = Omit<ConnectedApp, 'approvedAt' | 'lastUsedAt'> & { approvedAt: string; lastUsedAt: string | null };
 
 export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
   const [apps, setApps] = useState(initial);

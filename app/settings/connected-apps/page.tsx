@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { currentPerson } from '@/lib/auth/session';
+import { SettingsHeader } from '../settings-header';
 import { connectedAppsOf } from '@/lib/connected-apps/grants';
 import { ConnectedAppsList } from './connected-apps-list';
 
@@ -14,17 +14,9 @@ export default async function ConnectedAppsPage() {
   const apps = await connectedAppsOf(person.id);
   return (
     <div className="space-y-6">
-      <div>
-        <p className="text-sm">
-          <Link href="/" className="text-brand underline">
-            ← Home
-          </Link>
-        </p>
-        <h1 className="mt-2 text-2xl font-semibold">Connected apps</h1>
-        <p className="text-slate-600">
-          Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.
-        </p>
-      </div>
+      <SettingsHeader title="Connected apps">
+        Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.
+      </SettingsHeader>
       <ConnectedAppsList
         apps={apps.map((app) => ({
           ...app,
