@@ -2,6 +2,7 @@
 // size limit, per-IP rate limit, normalization of what real MCP clients send (registration.ts), the
 // Gatehouse client row and audit event committed with the provider's Client, and secrets that never
 // leave Gatehouse again after the registration response.
+import { readLimitedBody } from '@/lib/http/body';
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction, queries } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
@@ -9,7 +10,7 @@ import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
 import { revokeClientGrants } from '../grants';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
-import { oauthError, readLimitedText, withBody, withOpenCors } from './responses';
+import { oauthError, withBody, withOpenCors } from './responses';
 
 export type RunProvider = (request: Request) => Promise<Response>;
 
@@ -21,7 +22,7 @@ function limiter(): FixedWindowLimiter {
 }
 
 async function readRegistrationBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: Response }> {
-  const text = await readLimitedText(request, REGISTRATION_LIMITS.bodyBytes);
+  const text = await readLimitedBody(request, REGISTRATION_LIMITS.bodyBytes);
   if (text === null) {
     return { error: oauthError(413, 'invalid_client_metadata', `the registration body must be at most ${REGISTRATION_LIMITS.bodyBytes} bytes`) };
   }

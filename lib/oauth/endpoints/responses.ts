@@ -27,8 +27,6 @@ export function corsPreflight(methods: string): Response {
   });
 }
 
-export { readLimitedBody as readLimitedText } from '@/lib/http/body';
-
 /** The same request with another body (the provider re-reads it). */
 export function withBody(request: Request, body: string, contentType: string): Request {
   const headers = new Headers(request.headers);

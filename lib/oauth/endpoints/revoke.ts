@@ -1,14 +1,15 @@
 // POST /oauth/revoke (RFC 7009). The provider ends the whole grant when either of its tokens is revoked;
 // Gatehouse records it on its own grant row too, so the app leaves Connected Apps and the audit log says
 // that the client disconnected itself.
+import { readLimitedBody } from '@/lib/http/body';
 import { inTransaction } from '@/lib/db/transaction';
 import { storageId } from '../adapter';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
-import { readLimitedText, oauthError, withBody } from './responses';
+import { oauthError, withBody } from './responses';
 
 export async function handleRevocation(request: Request, run: RunProvider, ip: string): Promise<Response> {
-  const text = await readLimitedText(request, 64 * 1024);
+  const text = await readLimitedBody(request, 64 * 1024);
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
   const token = new URLSearchParams(text).get('token');
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');

@@ -7,6 +7,7 @@
 //   embedded database serializes transactions by itself);
 // - a refresh token presented after that window is theft: the provider answers invalid_grant and
 //   revokes the grant, and Gatehouse records it (`refresh.reuse_detected`) and revokes its own row.
+import { readLimitedBody } from '@/lib/http/body';
 import type Provider from 'oidc-provider';
 import { recordAudit } from '@/lib/audit/events';
 import { database } from '@/lib/db/client';
@@ -17,7 +18,7 @@ import { storageId } from '../adapter';
 import { clientSecretMatches } from '../client-secrets';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
-import { oauthError, readLimitedText, withBody } from './responses';
+import { oauthError, withBody } from './responses';
 
 export const REFRESH_REPLAY_WINDOW_MS = 10_000;
 const REPLAY_MODEL = 'RefreshReplay';
@@ -26,7 +27,7 @@ const TOKEN_BODY_LIMIT = 64 * 1024;
 type ReplayPayload = { clientId: string; sealed: string };
 
 export async function handleToken(request: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
-  const text = await readLimitedText(request, TOKEN_BODY_LIMIT);
+  const text = await readLimitedBody(request, TOKEN_BODY_LIMIT);
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
