@@ -16,7 +16,15 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     const at = new Date('2026-11-30T10:00:00.123Z');
 
     const person = await prisma.person.create({
-      data: { email: 'ada@example.test', name: 'Ada', passwordHash: '$2b$12$x', isInstanceAdmin: true, disabledAt: at },
+      data: {
+        email: 'ada@example.test',
+        name: 'Ada',
+        passwordHash: '$2b$12$x',
+        isInstanceAdmin: true,
+        disabledAt: at,
+        failedSignIns: 3,
+        lockedUntil: at,
+      },
     });
     const org = await prisma.organization.create({
       data: { slug: 'analytical', name: 'Analytical Engines', planStatus: 'inactive', appPolicy: 'approved' },
@@ -35,6 +43,32 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         lastUsedAt: at,
         disabledAt: at,
         disabledById: person.id,
+        ownerOrgId: org.id,
+      },
+    });
+    const signInSession = await prisma.signInSession.create({
+      data: {
+        id: 'session-1',
+        personId: person.id,
+        ip: '203.0.113.9',
+        userAgent: 'Mozilla/5.0',
+        createdAt: at,
+        lastSeenAt: at,
+        expiresAt: at,
+        endedAt: at,
+        endReason: 'signed_out',
+      },
+    });
+    const link = await prisma.passwordLink.create({
+      data: {
+        tokenHash: 'hash-of-link',
+        personId: person.id,
+        purpose: 'invite',
+        orgId: org.id,
+        createdById: person.id,
+        createdAt: at,
+        expiresAt: at,
+        usedAt: at,
       },
     });
     const decision = await prisma.orgClientDecision.create({
@@ -124,6 +158,8 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     ).toEqual(restriction);
     expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: audit.id } })).toEqual(audit);
     expect(await prisma.mcpCall.findUniqueOrThrow({ where: { id: call.id } })).toEqual(call);
+    expect(await prisma.signInSession.findUniqueOrThrow({ where: { id: 'session-1' } })).toEqual(signInSession);
+    expect(await prisma.passwordLink.findUniqueOrThrow({ where: { tokenHash: 'hash-of-link' } })).toEqual(link);
 
     // Relations and the indexed lookups the product relies on.
     const withRelations = await prisma.person.findUniqueOrThrow({
@@ -132,6 +168,13 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     });
     expect(withRelations.memberships[0]?.org.slug).toBe('analytical');
     expect(withRelations.grants[0]?.client.hostname).toBe('app.example');
+    const owned = await prisma.organization.findUniqueOrThrow({
+      where: { id: org.id },
+      include: { ownedClients: true, passwordLinks: true },
+    });
+    expect(owned.ownedClients.map((c) => c.clientId)).toEqual([client.clientId]);
+    expect(owned.passwordLinks).toHaveLength(1);
+    expect(await prisma.signInSession.count({ where: { personId: person.id } })).toBe(1);
     expect(await prisma.oidcModel.findFirst({ where: { uid: 'uid-1' } })).not.toBeNull();
     expect(await prisma.oidcModel.count({ where: { grantId: 'grant-1' } })).toBe(1);
     expect(typeof audit.id).toBe('bigint');
@@ -140,13 +183,16 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
   it('applies defaults and constraints like the schema says', async () => {
     const prisma = database.prisma;
     const person = await prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob' } });
-    expect(person).toMatchObject({ passwordHash: null, isInstanceAdmin: false, disabledAt: null });
+    expect(person).toMatchObject({ passwordHash: null, isInstanceAdmin: false, disabledAt: null, failedSignIns: 0, lockedUntil: null });
     const org = await prisma.organization.create({ data: { slug: 'defaults', name: 'Defaults' } });
     expect(org).toMatchObject({ planStatus: 'active', appPolicy: 'open' });
     const membership = await prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'viewer' } });
     expect(membership.status).toBe('active');
     const event = await prisma.auditEvent.create({ data: { type: 'x' } });
     expect(event.data).toEqual({});
+    const session = await prisma.signInSession.create({ data: { id: 's-defaults', personId: person.id, expiresAt: new Date() } });
+    expect(session).toMatchObject({ ip: null, endedAt: null });
+    const client = await prisma.oAuthClient.create({ data: { clientId: 'owned', registration: 'admin', ownerOrgId: org.id } });
 
     await expect(prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob 2' } })).rejects.toThrow();
     await expect(
@@ -155,5 +201,9 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     // Deleting an organization removes its memberships (ON DELETE CASCADE) and keeps its audit trail.
     await prisma.organization.delete({ where: { id: org.id } });
     expect(await prisma.membership.count({ where: { orgId: org.id } })).toBe(0);
+    // …and a client it registered by hand stays, without an owner (ON DELETE SET NULL).
+    expect((await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).ownerOrgId).toBeNull();
+    await prisma.person.delete({ where: { id: person.id } });
+    expect(await prisma.signInSession.count({ where: { personId: person.id } })).toBe(0);
   });
 });
