@@ -1,5 +1,6 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { ToastProvider } from './components/toast';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -7,17 +8,28 @@ export const metadata: Metadata = {
   description: 'Sign in and decide which apps may act for you.',
 };
 
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen">
+        <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+          Skip to content
+        </a>
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-3xl items-center gap-2 px-6 py-4">
+          <div className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-4 sm:px-6">
             <span aria-hidden className="inline-block h-3 w-3 rounded-sm bg-brand" />
-            <span className="font-semibold tracking-tight">Gatehouse</span>
+            <a href="/" className="font-semibold tracking-tight focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
+              Gatehouse
+            </a>
           </div>
         </header>
-        <main className="mx-auto max-w-3xl px-6 py-10">{children}</main>
+        <ToastProvider>
+          <main id="content" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
+            {children}
+          </main>
+        </ToastProvider>
       </body>
     </html>
   );

@@ -1,5 +1,7 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { NarrowColumn } from '@/app/components/narrow-column';
+import { administeredOrgs } from '@/lib/admin/access';
 import { currentPerson } from '@/lib/auth/session';
 import { SignOutButton } from './sign-out-button';
 
@@ -10,7 +12,9 @@ const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 
 export default async function HomePage() {
   const person = await currentPerson();
   if (!person) redirect('/login');
+  const administered = await administeredOrgs(person.id);
   return (
+    <NarrowColumn>
     <div className="space-y-8">
       <section className="flex items-start justify-between gap-4">
         <div>
@@ -35,7 +39,16 @@ export default async function HomePage() {
         <Link href="/settings/account" className="font-medium text-brand underline">
           Account
         </Link>
-        <span className="text-slate-600"> — your password.</span>
+        <span className="text-slate-600"> — your password and where you are signed in.</span>
+        {administered.length > 0 || person.isInstanceAdmin ? (
+          <>
+            <br />
+            <Link href="/admin" className="font-medium text-brand underline">
+              Admin console
+            </Link>
+            <span className="text-slate-600"> — govern the apps, clients and members of the organizations you administer.</span>
+          </>
+        ) : null}
       </nav>
       <section>
         <h2 className="mb-3 text-lg font-semibold">Your organizations</h2>
@@ -65,5 +78,6 @@ export default async function HomePage() {
         )}
       </section>
     </div>
+    </NarrowColumn>
   );
 }

@@ -14,6 +14,7 @@ export type AuditEventType =
   | 'grant.revoked'
   | 'person.created'
   | 'person.password_changed'
+  | 'person.locked'
   | 'demo.seeded';
 
 export type AuditEvent = {

@@ -1,14 +1,17 @@
 // How people sign in to Gatehouse (next-auth 4, email + password). Sessions are signed JWT cookies
-// that carry only the person's id: everything else is read fresh from the database on each request.
+// that carry only the person's id and their sign-in session's id: everything else — including whether
+// that session was ended — is read fresh from the database on each request.
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { env } from '@/lib/env';
 import { deriveKey } from '@/lib/crypto/seal';
-import { authenticate } from '@/lib/people/accounts';
 import { clientAddress } from '@/lib/http/client-address';
-import { mayAttemptSignIn, recordFailedSignIn, TOO_MANY_ATTEMPTS } from './sign-in-throttle';
+import { checkSignIn, TOO_MANY_ATTEMPTS } from './sign-in-guard';
+import { endSignInSession, SESSION_LIFETIME_MS, startSignInSession } from './sign-in-sessions';
 
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+export const SESSION_MAX_AGE_SECONDS = SESSION_LIFETIME_MS / 1000;
+
+type SignedInUser = { id: string; email: string; name: string; sessionId: string };
 
 let cached: NextAuthOptions | undefined;
 
@@ -33,20 +36,31 @@ export function authOptions(): NextAuthOptions {
           if (email.length > 320 || password.length > 1024) return null;
           const headers = new Headers(Object.entries(request?.headers ?? {}).map(([name, value]) => [name, String(value)] as [string, string]));
           const address = clientAddress(headers);
-          if (!mayAttemptSignIn(email, address)) throw new Error(TOO_MANY_ATTEMPTS);
-          const person = await authenticate(email, password);
-          if (!person) recordFailedSignIn(email, address);
-          return person;
+          const check = await checkSignIn(email, password, address);
+          if (!check.ok) {
+            if (check.locked) throw new Error(TOO_MANY_ATTEMPTS);
+            return null;
+          }
+          const sessionId = await startSignInSession(check.person.id, address, headers.get('user-agent'));
+          return { ...check.person, sessionId } satisfies SignedInUser;
         },
       }),
     ],
     callbacks: {
       jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          token.sid = (user as SignedInUser).sessionId;
+        }
         return token;
       },
       session({ session, token }) {
-        return { ...session, personId: token.sub };
+        return { ...session, personId: token.sub, sessionId: token.sid };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        await endSignInSession(token?.sid, 'signed_out');
       },
     },
   };

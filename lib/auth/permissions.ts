@@ -1,14 +1,26 @@
-// What a role may do (SPEC §1). Looked up on every request from the membership, never frozen into a token.
+// What a role may do (SPEC §1), and the one check every surface uses — /mcp's gates, the admin console's
+// pages, server actions and route handlers. Permissions are looked up on every request from the
+// membership, never frozen into a token or a session.
 import type { Role } from '@/lib/generated/prisma/enums';
 
-export type Permission = 'tool:execute' | 'apps:manage' | 'members:manage' | 'audit:read' | 'plan:manage';
+export type Permission =
+  | 'tool:execute'
+  | 'apps:manage'
+  | 'members:manage'
+  | 'audit:read'
+  | 'plan:manage'
+  /** Registering a confidential client for the org by hand. */
+  | 'clients:register';
 
 const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
-  owner: ['tool:execute', 'apps:manage', 'members:manage', 'audit:read', 'plan:manage'],
+  owner: ['tool:execute', 'apps:manage', 'members:manage', 'audit:read', 'plan:manage', 'clients:register'],
   admin: ['tool:execute', 'apps:manage', 'members:manage', 'audit:read'],
   member: ['tool:execute'],
   viewer: [],
 };
+
+/** Permissions that make someone an admin of the org: any of them opens the console. */
+export const CONSOLE_PERMISSIONS: readonly Permission[] = ['apps:manage', 'members:manage', 'audit:read', 'plan:manage'];
 
 export function permissionsOf(role: Role): readonly Permission[] {
   return ROLE_PERMISSIONS[role];
@@ -16,4 +28,11 @@ export function permissionsOf(role: Role): readonly Permission[] {
 
 export function roleCan(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** Anyone acting in an org: an /mcp caller or a console user. */
+export type Actor = { permissions: readonly Permission[] };
+
+export function hasPermission(actor: Actor, permission: Permission): boolean {
+  return actor.permissions.includes(permission);
 }

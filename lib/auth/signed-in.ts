@@ -2,6 +2,7 @@
 // next-auth's own helpers cannot run (inside the OAuth provider's request handling).
 import { getToken } from 'next-auth/jwt';
 import { authOptions } from './options';
+import { isLiveSession } from './sign-in-sessions';
 
 export async function signedInPersonId(headers: Headers): Promise<string | null> {
   const options = authOptions();
@@ -20,7 +21,8 @@ export async function signedInPersonId(headers: Headers): Promise<string | null>
     secret: options.secret,
     secureCookie: Boolean(options.useSecureCookies),
   });
-  return typeof token?.sub === 'string' ? token.sub : null;
+  if (typeof token?.sub !== 'string' || !(await isLiveSession(token.sid, token.sub))) return null;
+  return token.sub;
 }
 
 /** A malformed cookie set by someone else must not break sign-in checks. */

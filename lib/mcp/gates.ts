@@ -1,5 +1,6 @@
 // The gates a tool call must pass, in order, for direct calls and execute_tool alike: restriction by an
 // org admin, the connection's scope, the role's permissions, then the arguments.
+import { hasPermission } from '@/lib/auth/permissions';
 import type { z } from 'zod';
 import { db } from '@/lib/db/client';
 import type { Caller } from './caller';
@@ -16,8 +17,8 @@ export async function restrictedTools(orgId: string): Promise<Set<string>> {
 export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown, restrictions: Set<string>): Promise<GateOutcome> {
   if (restrictions.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
   if (tool.scope && !caller.scopes.includes(tool.scope)) return { ok: false, refusal: missingScope(caller, tool.name, tool.scope) };
-  if (!caller.permissions.includes('tool:execute')) return { ok: false, refusal: roleCannot(caller, tool.name, 'running tools') };
-  if (tool.permission && !caller.permissions.includes(tool.permission)) {
+  if (!hasPermission(caller, 'tool:execute')) return { ok: false, refusal: roleCannot(caller, tool.name, 'running tools') };
+  if (tool.permission && !hasPermission(caller, tool.permission)) {
     return { ok: false, refusal: roleCannot(caller, tool.name, `"${tool.permission}"`) };
   }
   const parsed = (tool.input as z.ZodType).safeParse(args ?? {});

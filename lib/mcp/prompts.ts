@@ -1,6 +1,7 @@
 // Prompts (SPEC §6): a prompt that puts the organization's recent security events in front of the model
 // and asks for a summary. prompts/get needs mcp:read, and — since it shows the audit log — a role that
 // may read it.
+import { hasPermission } from '@/lib/auth/permissions';
 import { db } from '@/lib/db/client';
 import type { Caller } from './caller';
 import { invalidRequest, JSON_RPC, McpError } from './errors';
@@ -22,7 +23,7 @@ export function listPrompts() {
 
 export async function getPrompt(caller: Caller, name: string, args: Record<string, unknown>) {
   if (name !== AUDIT_SUMMARY_PROMPT) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown prompt: ${name}`, 200);
-  if (!caller.permissions.includes('audit:read')) {
+  if (!hasPermission(caller, 'audit:read')) {
     throw new McpError(
       JSON_RPC.FORBIDDEN,
       `${caller.personName}'s role in ${caller.orgName} ("${caller.role}") does not allow reading the audit log. Reconnecting will not help; an admin of ${caller.orgName} can change the role.`,

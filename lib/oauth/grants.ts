@@ -81,7 +81,9 @@ export type Revocation = {
     | 'code_reuse'
     | 'member_removed'
     | 'client_deleted'
-    | 'client_revoked_token';
+    | 'client_revoked_token'
+    | 'client_blocked'
+    | 'client_disabled';
   ip?: string | null;
 };
 
@@ -90,14 +92,24 @@ export type Revocation = {
  * audit event, in one transaction. Returns false when it was already revoked (or never existed).
  */
 export function revokeGrant(revocation: Revocation): Promise<boolean> {
+  // Joins the caller's transaction when there is one, so an admin change and its revocations commit together.
   return inTransaction((tx) => revokeGrantIn(tx, revocation));
 }
 
-/** Revokes every live grant of a client (it is being deleted). */
-export async function revokeClientGrants(clientId: string, byPersonId: string | null, ip: string | null): Promise<number> {
+/** Which grants to revoke together: all of a client's, or only those in one org. */
+export type GrantScope = { clientId: string; orgId?: string; personId?: string };
+
+/**
+ * Revokes every live grant matching `scope` (a client deleted, blocked for an org, a member removed),
+ * each with its audit event. Joins the caller's transaction when there is one. Returns how many.
+ */
+export async function revokeGrantsWhere(
+  scope: Partial<GrantScope>,
+  revocation: Omit<Revocation, 'grantId'>,
+): Promise<number> {
   return inTransaction(async (tx) => {
-    const live = await tx.grant.findMany({ where: { clientId, revokedAt: null }, select: { id: true } });
-    for (const { id } of live) await revokeGrantIn(tx, { grantId: id, byPersonId, reason: 'client_deleted', ip });
+    const live = await tx.grant.findMany({ where: { ...scope, revokedAt: null }, select: { id: true } });
+    for (const { id } of live) await revokeGrantIn(tx, { ...revocation, grantId: id });
     return live.length;
   });
 }

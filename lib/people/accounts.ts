@@ -10,17 +10,6 @@ export function normalizeEmail(email: string): string {
 
 export type AuthenticatedPerson = { id: string; email: string; name: string };
 
-/**
- * Checks an email and password. Unknown email, no password set, disabled account and wrong password
- * all look the same to the caller and take the same time.
- */
-export async function authenticate(email: string, password: string): Promise<AuthenticatedPerson | null> {
-  const person = await db().person.findUnique({ where: { email: normalizeEmail(email) } });
-  const matches = await verifyPassword(password, person?.passwordHash ?? null);
-  if (!person || !matches || person.disabledAt) return null;
-  return { id: person.id, email: person.email, name: person.name };
-}
-
 export type PersonOverview = {
   id: string;
   email: string;

@@ -2,6 +2,7 @@
 
 import { useRef, useState, useTransition } from 'react';
 import type { ConnectedApp } from '@/lib/connected-apps/grants';
+import { relativeTime } from '@/app/components/relative-time';
 import { revokeConnectedApp } from './actions';
 
 /** A connected app as it crosses to the browser: dates as ISO strings. */
@@ -96,14 +97,4 @@ export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
       </dialog>
     </>
   );
-}
-
-function relativeTime(iso: string): string {
-  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3_600], ['minute', 60]];
-  for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
-  }
-  return 'just now';
 }

@@ -1,3 +1,4 @@
+import { hasPermission } from '@/lib/auth/permissions';
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { defineTool } from './definition';
@@ -22,7 +23,7 @@ export const listConnectedApps = defineTool({
   scope: 'mcp:read',
   permission: null,
   async run(caller) {
-    const everyone = caller.permissions.includes('apps:manage');
+    const everyone = hasPermission(caller, 'apps:manage');
     const grants = await db().grant.findMany({
       where: { orgId: caller.orgId, revokedAt: null, ...(everyone ? {} : { personId: caller.personId }) },
       include: { client: true, person: true },

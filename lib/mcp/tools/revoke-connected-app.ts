@@ -1,3 +1,4 @@
+import { hasPermission } from '@/lib/auth/permissions';
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { revokeGrant } from '@/lib/oauth/grants';
@@ -15,7 +16,7 @@ export const revokeConnectedApp = defineTool({
   permission: null,
   async run(caller, input) {
     const grant = await db().grant.findFirst({ where: { id: input.grant_id, orgId: caller.orgId }, include: { client: true } });
-    const mayRevoke = grant && (grant.personId === caller.personId || caller.permissions.includes('apps:manage'));
+    const mayRevoke = grant && (grant.personId === caller.personId || hasPermission(caller, 'apps:manage'));
     if (!grant || !mayRevoke) {
       return { text: `No connection ${input.grant_id} that you may revoke in ${caller.orgName}.`, structured: { revoked: false, grantId: input.grant_id } };
     }

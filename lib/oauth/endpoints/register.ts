@@ -8,7 +8,7 @@ import { inTransaction, queries } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
-import { revokeClientGrants } from '../grants';
+import { revokeGrantsWhere } from '../grants';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, withBody, withOpenCors } from './responses';
 
@@ -103,7 +103,7 @@ export async function handleClientManagement(request: Request, run: RunProvider,
     const response = await inTransaction(async (tx) => {
       const answer = await run(request);
       if (answer.status === 204) {
-        await revokeClientGrants(clientId, null, ip);
+        await revokeGrantsWhere({ clientId }, { byPersonId: null, reason: 'client_deleted', ip });
         await tx.oAuthClient.deleteMany({ where: { clientId } });
         await recordAudit({ type: 'client.deleted', clientId, ip, data: { by: 'client' } }, tx);
       }

@@ -1,0 +1,34 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+export type NavItem = { href: string; label: string; show: boolean };
+
+/** The console's sections; scrolls sideways on a phone instead of wrapping into a wall of links. */
+export function AdminNav({ base, items }: { base: string; items: NavItem[] }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Admin console" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
+      <ul className="flex min-w-max gap-1">
+        {items.map((item) => {
+          const href = `${base}${item.href}`;
+          const active = item.href === '' ? pathname === base : pathname === href || pathname.startsWith(`${href}/`);
+          return (
+            <li key={item.href}>
+              <Link
+                href={href}
+                aria-current={active ? 'page' : undefined}
+                className={`block rounded-t px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand ${
+                  active ? 'border-b-2 border-brand text-brand' : 'text-slate-600 hover:text-slate-900'
+                }`}
+              >
+                {item.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

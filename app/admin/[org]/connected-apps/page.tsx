@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import { orgGrantFacets, orgGrants } from '@/lib/admin/org-grants';
+import { orgPage } from '../../page-access';
+import { OrgGrantsTable } from './org-grants-table';
+
+export const metadata: Metadata = { title: 'Connected apps · Admin' };
+
+type Props = { params: Promise<{ org: string }>; searchParams: Promise<{ person?: string; client?: string }> };
+
+export default async function OrgConnectedAppsPage({ params, searchParams }: Props) {
+  const { org } = await params;
+  const admin = await orgPage(org, '/connected-apps', 'apps:manage');
+  const { person, client } = await searchParams;
+  const filter = { personId: typeof person === 'string' ? person : undefined, clientId: typeof client === 'string' ? client : undefined };
+  const [grants, facets] = await Promise.all([orgGrants(admin.org.id, filter), orgGrantFacets(admin.org.id)]);
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Connected apps</h1>
+        <p className="text-slate-600">Every app a member of {admin.org.name} connected. Revoking one refuses its very next request.</p>
+      </div>
+      <OrgGrantsTable
+        key={`${filter.personId ?? ''}|${filter.clientId ?? ''}`}
+        org={admin.org.slug}
+        filter={filter}
+        facets={facets}
+        grants={grants.map((grant) => ({ ...grant, approvedAt: grant.approvedAt.toISOString(), lastUsedAt: grant.lastUsedAt?.toISOString() ?? null }))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { NarrowColumn as default } from '@/app/components/narrow-column';

@@ -1,0 +1,33 @@
+// The console's one error type: what went wrong, in words for the person, and the HTTP status a route
+// handler answers with. Server actions turn it into { ok: false, error }; pages into a redirect or 404.
+export type ConsoleErrorKind = 'signed_out' | 'forbidden' | 'not_found' | 'invalid' | 'conflict';
+
+const STATUS: Record<ConsoleErrorKind, number> = { signed_out: 401, forbidden: 403, not_found: 404, invalid: 400, conflict: 409 };
+
+export class ConsoleError extends Error {
+  constructor(
+    readonly kind: ConsoleErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConsoleError';
+  }
+
+  get status(): number {
+    return STATUS[this.kind];
+  }
+}
+
+export const signedOut = () => new ConsoleError('signed_out', 'Your session has ended: sign in again.');
+/** One answer whether the org does not exist or the person may not act in it: ids reveal nothing. */
+export const forbidden = (what = 'You do not have permission to do this here.') => new ConsoleError('forbidden', what);
+export const notFound = (what: string) => new ConsoleError('not_found', what);
+export const invalid = (what: string) => new ConsoleError('invalid', what);
+export const conflict = (what: string) => new ConsoleError('conflict', what);
+
+/** The JSON answer of a console route handler. */
+export function consoleErrorResponse(error: unknown): Response {
+  if (error instanceof ConsoleError) return Response.json({ error: error.kind, message: error.message }, { status: error.status });
+  console.error('console route failed', error);
+  return Response.json({ error: 'server_error', message: 'Something went wrong. Please try again.' }, { status: 500 });
+}

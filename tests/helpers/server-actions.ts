@@ -1,0 +1,59 @@
+// Calling a server action directly, as an attacker would: no page, any arguments. A server action is a
+// POST to any page of the app with a `Next-Action` header naming it; its id comes from the build's
+// manifest (file + exported name → id), so tests name actions by their source.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildLayout } from '@/lib/cli/standalone';
+import { TEST_DIST_DIR } from './paths';
+import type { CookieJar } from './session';
+
+type Manifest = { node: Record<string, { filename: string; exportedName: string }> };
+
+let manifest: Manifest | undefined;
+
+export function serverActionId(filename: string, exportedName: string): string {
+  manifest ??= JSON.parse(readFileSync(join(buildLayout(TEST_DIST_DIR).distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as Manifest;
+  const found = Object.entries(manifest.node).find(([, entry]) => entry.filename === filename && entry.exportedName === exportedName);
+  if (!found) throw new Error(`no server action ${exportedName} in ${filename} (is it used by a page?)`);
+  return found[0];
+}
+
+export type ActionCall = { status: number; body: string; result: unknown };
+
+/**
+ * POSTs a server action with `args` (JSON-encoded, as React does for plain values) on `pagePath`, with the
+ * jar's cookies (null: signed out). `result` is the action's return value when it returned one.
+ */
+export async function callServerAction(
+  baseUrl: string,
+  jar: CookieJar | null,
+  action: { file: string; name: string },
+  args: unknown[],
+  pagePath = '/',
+): Promise<ActionCall> {
+  const headers = {
+    'next-action': serverActionId(action.file, action.name),
+    'content-type': 'text/plain;charset=UTF-8',
+    accept: 'text/x-component',
+    origin: baseUrl,
+  };
+  const init = { method: 'POST', headers, body: JSON.stringify(args), redirect: 'manual' as const };
+  const response = jar ? await jar.fetch(`${baseUrl}${pagePath}`, init) : await fetch(`${baseUrl}${pagePath}`, init);
+  const body = await response.text();
+  return { status: response.status, body, result: actionResult(body) };
+}
+
+/** The action's return value from the React Server Components payload (row "1:" holds it). */
+function actionResult(body: string): unknown {
+  for (const line of body.split('\n')) {
+    const match = /^1:(.*)$/.exec(line);
+    if (match) {
+      try {
+        return JSON.parse(match[1]!);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
