@@ -8,6 +8,8 @@ const nextConfig = {
   // production bundle would minify (its token endpoint then fails, in `next start` only); PGlite loads
   // its WebAssembly and data files from beside its own module.
   serverExternalPackages: ['oidc-provider', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs', 'rate-limiter-flexible', 'ioredis'],
+  // The build type-checks the app alone; `npm run typecheck` checks the tests too (tsconfig.json).
+  typescript: { tsconfigPath: 'tsconfig.app.json' },
   poweredByHeader: false,
   reactStrictMode: true,
   // Migrations are read at start-up from prisma/migrations: make sure the standalone output has them.

@@ -41,6 +41,7 @@ const schema = z
     CIMD: z.enum(['on', 'off']).default('on'),
     REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    KEY_RELOAD_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     MCP_ALLOWED_ORIGINS: z
       .string()
@@ -63,6 +64,16 @@ const schema = z
         }
       })
       .optional(),
+    SMTP_URL: z
+      .string()
+      .optional()
+      .refine((value) => value === undefined || isSmtpUrl(value), {
+        message: 'must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
+      }),
+    SMTP_FROM: z
+      .string()
+      .regex(/^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address such as gatehouse@example.com or "Gatehouse <gatehouse@example.com>"')
+      .optional(),
     OAUTH_COOKIE_KEYS: z
       .string()
       .transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean))
@@ -72,6 +83,9 @@ const schema = z
   .superRefine((value, ctx) => {
     if (Boolean(value.OAUTH_SIGNING_KEYS) !== Boolean(value.OAUTH_COOKIE_KEYS)) {
       ctx.addIssue({ code: 'custom', path: ['OAUTH_SIGNING_KEYS'], message: 'and OAUTH_COOKIE_KEYS must be given together' });
+    }
+    if (Boolean(value.SMTP_URL) !== Boolean(value.SMTP_FROM)) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'and SMTP_FROM must be given together' });
     }
     if (value.DATABASE_URL && !value.AUTH_SECRET) {
       ctx.addIssue({
@@ -104,6 +118,8 @@ export type Env = {
   registrationRateLimit: number;
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
+  /** How often each instance checks the stored keys and picks up a rotation (no restart needed). */
+  keyReloadMs: number;
   /** Days the /mcp call log is kept. */
   callLogRetentionDays: number;
   /** Browser origins allowed to call /mcp besides PUBLIC_URL's and loopback ones. */
@@ -111,6 +127,8 @@ export type Env = {
   /** Keys given in the environment instead of generated and stored in the database. */
   signingKeys: Record<string, unknown>[] | null;
   cookieKeys: string[] | null;
+  /** Where invitation and reset links are emailed from; null: they are only shown to the admin and logged. */
+  smtp: { url: string; from: string } | null;
 };
 
 export class ConfigError extends Error {
@@ -151,10 +169,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     cimd: raw.CIMD === 'on',
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
+    keyReloadMs: raw.KEY_RELOAD_SECONDS * 1000,
     callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,
     mcpAllowedOrigins: raw.MCP_ALLOWED_ORIGINS ?? [],
     signingKeys: raw.OAUTH_SIGNING_KEYS ?? null,
     cookieKeys: raw.OAUTH_COOKIE_KEYS ?? null,
+    smtp: raw.SMTP_URL && raw.SMTP_FROM ? { url: raw.SMTP_URL, from: raw.SMTP_FROM } : null,
   };
 }
 
@@ -168,6 +188,15 @@ export function env(): Env {
 
 export function isLoopbackHost(hostname: string): boolean {
   return ['localhost', '::1', '[::1]'].includes(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 function parseOrigin(value: string): string | null {

@@ -1,7 +1,7 @@
 'use client';
 // A confirmation for destructive actions, on the native <dialog>: focus moves into it, Escape cancels,
 // and focus returns to the button that opened it.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 export function ConfirmDialog({
   open,
@@ -25,6 +25,7 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -34,11 +35,11 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={dialog}
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       className="m-auto w-[min(28rem,92vw)] rounded-lg p-6 shadow-xl backdrop:bg-slate-900/40"
       onClose={onCancel}
     >
-      <h2 id="confirm-title" className="text-lg font-semibold">
+      <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>
       <div className="mt-2 space-y-2 text-sm text-slate-700">{children}</div>

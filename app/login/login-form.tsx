@@ -25,7 +25,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
       // One message for every failure: it must not tell whether the email has an account.
       setError(
         result?.error === 'TooManyAttempts'
-          ? 'Too many sign-in attempts. Wait a minute, then try again.'
+          ? 'Too many failed sign-ins. Try again in 15 minutes, or ask an admin of your organization to unlock your account.'
           : result?.error === 'CredentialsSignin' || !result
             ? 'The email or password is incorrect.'
             : 'Signing in did not work. Please try again.',

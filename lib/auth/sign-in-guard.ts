@@ -6,7 +6,7 @@
 // Successful sign-ins cost nothing, so people behind one NAT do not lock each other out.
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
-import { inTransaction } from '@/lib/db/transaction';
+import { inTransaction, queries } from '@/lib/db/transaction';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { normalizeEmail, type AuthenticatedPerson } from '@/lib/people/accounts';
 import { verifyPassword } from './passwords';
@@ -75,7 +75,7 @@ async function recordFailure(personId: string, ip: string): Promise<void> {
   });
 }
 
-/** Lifts a lockout (an admin's action; the caller audits it). */
+/** Lifts a lockout (an admin's action; the caller audits it), in the caller's transaction if any. */
 export function clearLockout(personId: string) {
-  return db().person.update({ where: { id: personId }, data: { failedSignIns: 0, lockedUntil: null } });
+  return queries().person.update({ where: { id: personId }, data: { failedSignIns: 0, lockedUntil: null } });
 }

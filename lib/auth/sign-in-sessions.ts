@@ -3,13 +3,14 @@
 // where they are signed in and end the other sessions, and a password change or reset ends them too.
 import { randomBytes } from 'node:crypto';
 import { db } from '@/lib/db/client';
+import { queries } from '@/lib/db/transaction';
 
 /** Sessions last at most this long from sign-in, however active (the JWT's rolling expiry is not trusted alone). */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /** last_seen_at is refreshed at most this often, so that reading a page does not write every time. */
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
-export type EndReason = 'signed_out' | 'signed_out_elsewhere' | 'password_changed' | 'password_reset';
+export type EndReason = 'signed_out' | 'signed_out_elsewhere' | 'password_changed' | 'password_reset' | 'person_disabled';
 
 export async function startSignInSession(personId: string, ip: string | null, userAgent: string | null): Promise<string> {
   const id = randomBytes(24).toString('base64url');
@@ -58,14 +59,23 @@ export async function liveSessionsOf(personId: string): Promise<SignInSessionVie
 
 export async function endSignInSession(sessionId: unknown, reason: EndReason): Promise<void> {
   if (typeof sessionId !== 'string') return;
-  await db().signInSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
+  await queries().signInSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
 }
 
-/** Ends every live session of the person except `keep` (none when null). Returns how many ended. */
+/** Ends every live session of the person except `keep` (none when null), in the caller's transaction if any. */
 export async function endSessionsOf(personId: string, keep: string | null, reason: EndReason): Promise<number> {
-  const ended = await db().signInSession.updateMany({
+  const ended = await queries().signInSession.updateMany({
     where: { personId, endedAt: null, ...(keep ? { id: { not: keep } } : {}) },
     data: { endedAt: new Date(), endReason: reason },
   });
   return ended.count;
+}
+
+/** Ends one of the person's own sessions; another person's session id is ignored. */
+export async function endOwnSession(personId: string, sessionId: string): Promise<boolean> {
+  const ended = await queries().signInSession.updateMany({
+    where: { id: sessionId, personId, endedAt: null },
+    data: { endedAt: new Date(), endReason: 'signed_out_elsewhere' },
+  });
+  return ended.count === 1;
 }

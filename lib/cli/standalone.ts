@@ -24,7 +24,7 @@ export function hasBuild(distDir = '.next'): boolean {
 }
 
 /** What the build is made from: a change to any of these after the build makes it stale. */
-const BUILD_INPUTS = ['app', 'lib', 'prisma', 'public', 'instrumentation.ts', 'next.config.mjs', 'package-lock.json'];
+const BUILD_INPUTS = ['app', 'lib', 'prisma', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs', 'tsconfig.app.json', 'package-lock.json'];
 
 /** True when some source file is newer than the build (e.g. after `git pull`), or there is no build. */
 export function buildIsStale(distDir = '.next'): boolean {

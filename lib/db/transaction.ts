@@ -9,7 +9,11 @@ import type { Prisma } from '@/lib/generated/prisma/client';
 
 export type Tx = Prisma.TransactionClient;
 
-const current = new AsyncLocalStorage<Tx>();
+// On globalThis: Next.js evaluates this module once for route handlers and once more for pages and
+// server actions, and a transaction opened by one copy must be seen by storage code built by the other
+// (the provider may be built by either, see lib/oauth/provider.ts).
+const holder = globalThis as unknown as { gatehouseTransaction?: AsyncLocalStorage<Tx> };
+const current = (holder.gatehouseTransaction ??= new AsyncLocalStorage<Tx>());
 
 /** Runs `work` in one transaction; provider storage used inside it joins the transaction. */
 export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

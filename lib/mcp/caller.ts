@@ -7,7 +7,7 @@ import { db } from '@/lib/db/client';
 import type { Role } from '@/lib/generated/prisma/enums';
 import { canonicalResource, mcpResource } from '@/lib/oauth/resource';
 import { isMcpScope, type McpScope } from '@/lib/oauth/scopes';
-import { JSON_RPC, McpError } from './errors';
+import { JSON_RPC, McpError, type CallSubject } from './errors';
 import { bearerChallenge } from './challenges';
 
 export type Caller = {
@@ -46,18 +46,21 @@ export async function resolveCaller(provider: Provider, authorization: string | 
     where: { id: token.grantId },
     include: { client: true, person: true, org: { include: { memberships: { where: { personId: token.accountId } } } } },
   });
-  if (!grant || grant.revokedAt) throw unauthorized('invalid_token', 'The connection was revoked.');
-  if (grant.client.disabledAt) throw unauthorized('invalid_token', 'This app was disabled by an administrator.');
-  if (grant.person.disabledAt) throw unauthorized('invalid_token', 'This account is disabled.');
+  if (!grant) throw unauthorized('invalid_token', 'The connection was revoked.');
+  // From here on a refusal is the org's business: its call log and charts count it.
+  const subject: CallSubject = { personId: grant.personId, orgId: grant.orgId, clientId: grant.clientId, grantId: grant.id };
+  if (grant.revokedAt) throw unauthorized('invalid_token', 'The connection was revoked.', subject);
+  if (grant.client.disabledAt) throw unauthorized('invalid_token', 'This app was disabled by an administrator.', subject);
+  if (grant.person.disabledAt) throw unauthorized('invalid_token', 'This account is disabled.', subject);
 
   const membership = grant.personId === token.accountId ? grant.org.memberships[0] : undefined;
   // Removal from the org revokes the person's grants there; a grant outliving its membership is dead too.
-  if (!membership) throw unauthorized('invalid_token', `You are no longer a member of ${grant.org.name}.`);
+  if (!membership) throw unauthorized('invalid_token', `You are no longer a member of ${grant.org.name}.`, subject);
   if (membership.status !== 'active') {
-    throw new McpError(JSON_RPC.UNAUTHORIZED, `Your membership in ${grant.org.name} is deactivated. Ask an admin of ${grant.org.name} to reactivate it.`, 403);
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `Your membership in ${grant.org.name} is deactivated. Ask an admin of ${grant.org.name} to reactivate it.`, 403, { subject });
   }
   if (grant.org.planStatus !== 'active') {
-    throw new McpError(JSON_RPC.UNAUTHORIZED, `${grant.org.name}'s plan is inactive. An owner of ${grant.org.name} can reactivate it.`, 403);
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `${grant.org.name}'s plan is inactive. An owner of ${grant.org.name} can reactivate it.`, 403, { subject });
   }
 
   const granted = String(token.scope ?? '').split(' ').filter(isMcpScope);
@@ -78,8 +81,9 @@ export async function resolveCaller(provider: Provider, authorization: string | 
   };
 }
 
-function unauthorized(error: 'invalid_token' | null, description?: string): McpError {
+function unauthorized(error: 'invalid_token' | null, description?: string, subject?: CallSubject): McpError {
   return new McpError(JSON_RPC.UNAUTHORIZED, description ?? 'Authentication required: send an OAuth access token.', 401, {
     headers: { 'WWW-Authenticate': bearerChallenge(error ? { error, description } : {}) },
+    subject,
   });
 }

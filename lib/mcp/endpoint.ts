@@ -9,7 +9,7 @@ import { takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
 import { dispatch } from './dispatch';
-import { JSON_RPC, McpError, type JsonRpcId } from './errors';
+import { JSON_RPC, McpError, type CallSubject, type JsonRpcId } from './errors';
 import { checkVersionRules, negotiateVersion } from './negotiation';
 import { corsHeaders, isAllowedOrigin, jsonRpcError, jsonRpcResult, preflight } from './respond';
 import type { VersionRules } from './versions';
@@ -28,6 +28,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   let response: Response;
   let outcome = 'ok';
   let toolName: string | null = null;
+  let subject: CallSubject | null = null;
   try {
     if (request.method === 'OPTIONS') return preflight(request);
     // 1. Method: POST only; no server stream, no session to delete.
@@ -63,14 +64,16 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     const failure = error instanceof McpError ? error : internalError(error);
     outcome = outcomeOf(failure);
     response = jsonRpcError(idOf(context.message), failure);
+    subject = failure.options.subject ?? null;
   }
   finish(response, request, context);
+  const who = context.caller ?? subject;
   recordCall({
     at: new Date(),
-    personId: context.caller?.personId ?? null,
-    orgId: context.caller?.orgId ?? null,
-    clientId: context.caller?.clientId ?? null,
-    grantId: context.caller?.grantId ?? null,
+    personId: who?.personId ?? null,
+    orgId: who?.orgId ?? null,
+    clientId: who?.clientId ?? null,
+    grantId: who?.grantId ?? null,
     method: context.message?.method.slice(0, 256) ?? null,
     toolName,
     outcome,
@@ -111,6 +114,8 @@ function outcomeOf(error: McpError): string {
       return 'method_not_found';
     case 500:
       return 'error';
+    case 503:
+      return 'unavailable';
     default:
       return error.httpStatus >= 400 ? 'bad_request' : 'jsonrpc_error';
   }

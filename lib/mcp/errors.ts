@@ -22,12 +22,15 @@ export const JSON_RPC = {
 
 export type JsonRpcId = string | number | null;
 
+/** Whose call was refused, when the refusal came after the grant was found: the call log records it for the org. */
+export type CallSubject = { personId: string; orgId: string; clientId: string; grantId: string };
+
 export class McpError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly httpStatus: number,
-    readonly options: { data?: unknown; headers?: Record<string, string> } = {},
+    readonly options: { data?: unknown; headers?: Record<string, string>; subject?: CallSubject } = {},
   ) {
     super(message);
     this.name = 'McpError';

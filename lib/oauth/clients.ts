@@ -1,5 +1,7 @@
 // Gatehouse's own record of each client (SPEC §1): every client has one, CIMD ones included.
-import { queries } from '@/lib/db/transaction';
+import { recordAudit } from '@/lib/audit/events';
+import { inTransaction, queries, type Tx } from '@/lib/db/transaction';
+import { revokeGrantsWhere } from './grants';
 
 export function clientRecord(clientId: string) {
   return queries().oAuthClient.findUnique({ where: { clientId } });
@@ -27,4 +29,66 @@ export async function ensureClientRecord(client: { clientId: string; clientName?
 export async function isDisabled(clientId: string): Promise<boolean> {
   const row = await queries().oAuthClient.findUnique({ where: { clientId }, select: { disabledAt: true } });
   return Boolean(row?.disabledAt);
+}
+
+/** The hostname people see for a client: its first redirect URI's host. */
+export function redirectHostname(uris: string[]): string | null {
+  for (const uri of uris) {
+    try {
+      const host = new URL(uri).hostname;
+      if (host) return host;
+    } catch {
+      // not a URL: try the next one
+    }
+  }
+  return null;
+}
+
+/** Removes the provider's record of a client: its metadata and its RFC 7592 registration access tokens. */
+export async function deleteProviderClient(tx: Tx, clientId: string): Promise<void> {
+  await tx.oidcModel.deleteMany({ where: { model: 'Client', id: clientId } });
+  await tx.oidcModel.deleteMany({ where: { model: 'RegistrationAccessToken', payload: { path: ['clientId'], equals: clientId } } });
+}
+
+export type ClientDeletion = {
+  /** The instance admin who deleted it; null when the client deleted itself (RFC 7592). */
+  byPersonId: string | null;
+  ip: string | null;
+  by: 'client' | 'instance_admin';
+};
+
+/**
+ * Deletes a client everywhere, in one transaction (joining the caller's): every grant revoked with its
+ * audit event, the provider's records, Gatehouse's row, and a `client.deleted` event. Its tokens stop
+ * working at once and it gets invalid_client from then on. Returns how many grants were revoked.
+ */
+export function deleteClient(clientId: string, deletion: ClientDeletion): Promise<number> {
+  return inTransaction(async (tx) => {
+    const row = await tx.oAuthClient.findUnique({ where: { clientId }, select: { name: true } });
+    const revoked = await revokeGrantsWhere({ clientId }, { byPersonId: deletion.byPersonId, reason: 'client_deleted', ip: deletion.ip });
+    await deleteProviderClient(tx, clientId);
+    await tx.oAuthClient.deleteMany({ where: { clientId } });
+    await recordAudit(
+      {
+        type: 'client.deleted',
+        actorPersonId: deletion.byPersonId,
+        clientId,
+        ip: deletion.ip,
+        data: { by: deletion.by, name: row?.name ?? null, revokedGrants: revoked },
+      },
+      tx,
+    );
+    return revoked;
+  });
+}
+
+/** The registered redirect URIs of each client, read from the provider's stored metadata (CIMD clients have none stored). */
+export async function redirectUrisOf(clientIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await queries().oidcModel.findMany({ where: { model: 'Client', id: { in: clientIds } }, select: { id: true, payload: true } });
+  return new Map(
+    rows.map((row) => {
+      const uris = (row.payload as { redirect_uris?: unknown } | null)?.redirect_uris;
+      return [row.id, Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : []];
+    }),
+  );
 }

@@ -11,6 +11,7 @@ import { inTransaction } from '@/lib/db/transaction';
 import { db } from '@/lib/db/client';
 import { pruneCallLog } from '@/lib/audit/call-log';
 import { env } from '@/lib/env';
+import { deleteProviderClient } from './clients';
 
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -18,8 +19,12 @@ export type SweepResult = { expiredRows: number; deletedClients: string[]; prune
 
 export async function sweep(now = new Date()): Promise<SweepResult> {
   const expired = await db().oidcModel.deleteMany({ where: { expiresAt: { lt: now } } });
+  // Sign-in sessions and set-password links past their expiry are only history.
+  await db().signInSession.deleteMany({ where: { expiresAt: { lt: now } } });
+  await db().passwordLink.deleteMany({ where: { expiresAt: { lt: now } } });
   const candidates = await db().oAuthClient.findMany({
-    where: { registration: 'dynamic', firstSeenAt: { lt: new Date(now.getTime() - UNUSED_CLIENT_TTL_MS) }, grants: { none: {} } },
+    // A client an org admin approved or blocked is kept: the decision must outlive the 24 hours.
+    where: { registration: 'dynamic', firstSeenAt: { lt: new Date(now.getTime() - UNUSED_CLIENT_TTL_MS) }, grants: { none: {} }, orgDecisions: { none: {} } },
     select: { clientId: true },
     take: 500,
   });
@@ -27,12 +32,9 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
   for (const { clientId } of candidates) {
     const deleted = await inTransaction(async (tx) => {
       // Re-checked under the delete itself: a grant made since the query above keeps the client.
-      const removed = await tx.oAuthClient.deleteMany({ where: { clientId, grants: { none: {} } } });
+      const removed = await tx.oAuthClient.deleteMany({ where: { clientId, grants: { none: {} }, orgDecisions: { none: {} } } });
       if (removed.count === 0) return false;
-      await tx.oidcModel.deleteMany({ where: { model: 'Client', id: clientId } });
-      await tx.oidcModel.deleteMany({
-        where: { model: 'RegistrationAccessToken', payload: { path: ['clientId'], equals: clientId } },
-      });
+      await deleteProviderClient(tx, clientId);
       await recordAudit({ type: 'client.deleted', clientId, data: { by: 'sweeper', reason: 'no grant within 24 h' } }, tx);
       return true;
     });

@@ -3,6 +3,9 @@ import { db } from '@/lib/db/client';
 import type { MembershipStatus, PlanStatus, Role } from '@/lib/generated/prisma/enums';
 import { hashPassword, passwordProblem, verifyPassword } from '@/lib/auth/passwords';
 import { recordAudit } from '@/lib/audit/events';
+import { assertOrgSlug } from './org-slugs';
+import { endSessionsOf } from '@/lib/auth/sign-in-sessions';
+import { inTransaction } from '@/lib/db/transaction';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -52,6 +55,7 @@ export type NewOwner = { email: string; name: string; password: string; orgName:
 
 /** Creates an instance admin who owns a new organization (the first person of a real installation). */
 export async function createOwner(input: NewOwner) {
+  assertOrgSlug(input.orgSlug);
   const passwordHash = await hashPassword(input.password);
   return db().$transaction(async (tx) => {
     const person = await tx.person.create({
@@ -77,8 +81,14 @@ export function slugify(name: string): string {
 
 export type PasswordChange = { ok: true } | { ok: false; field: 'current' | 'next' | 'confirm'; error: string };
 
-/** Changes a person's password; the current one is required. */
-export async function changePassword(personId: string, current: string, next: string, confirm: string): Promise<PasswordChange> {
+/** Changes a person's password; the current one is required. Their other sign-in sessions end. */
+export async function changePassword(
+  personId: string,
+  keepSessionId: string,
+  current: string,
+  next: string,
+  confirm: string,
+): Promise<PasswordChange> {
   const person = await db().person.findUnique({ where: { id: personId } });
   if (!person || !(await verifyPassword(current, person.passwordHash))) {
     return { ok: false, field: 'current', error: 'The current password is not correct.' };
@@ -87,9 +97,11 @@ export async function changePassword(personId: string, current: string, next: st
   if (problem) return { ok: false, field: 'next', error: `The new password ${problem}.` };
   if (next !== confirm) return { ok: false, field: 'confirm', error: 'The two new passwords differ.' };
   const passwordHash = await hashPassword(next);
-  await db().$transaction(async (tx) => {
+  await inTransaction(async (tx) => {
     await tx.person.update({ where: { id: personId }, data: { passwordHash } });
-    await recordAudit({ type: 'person.password_changed', actorPersonId: personId, data: {} }, tx);
+    // Whoever else knew the old password is signed out with it.
+    const ended = await endSessionsOf(personId, keepSessionId, 'password_changed');
+    await recordAudit({ type: 'person.password_changed', actorPersonId: personId, data: { sessionsEnded: ended } }, tx);
   });
   return { ok: true };
 }

@@ -20,15 +20,23 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
   });
   afterAll(async () => server?.stop());
 
-  it('deletes a client that got no grant within 24 h, keeps one that did, and removes expired rows', async () => {
+  it('deletes a client that got no grant within 24 h, keeps one that did or that an admin decided on, and removes expired rows', async () => {
     const unused = await register(server.url, { client_name: 'Abandoned', redirect_uris: ['https://abandoned.example/cb'] });
+    const decided = await register(server.url, { client_name: 'Blocked early', redirect_uris: ['https://blocked-early.example/cb'] });
     const used: RegisteredClient = await register(server.url, { client_name: 'Used', redirect_uris: ['https://used.example/cb'] });
     const { tokens } = await connect(server.url, used, member);
 
     // A day passes (for these two clients), and some provider rows expire.
     ({ server } = await inspectDatabase(server, async (query) => {
-      await query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id IN ($1, $2)`, [unused.client_id, used.client_id]);
+      await query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id IN ($1, $2, $3)`, [unused.client_id, used.client_id, decided.client_id]);
       await query(`UPDATE oidc_models SET expires_at = now() - interval '1 minute' WHERE model IN ('Interaction', 'Session')`);
+      await query(`INSERT INTO org_client_decisions (org_id, client_id, decision) SELECT id, $1, 'blocked' FROM organizations WHERE slug = 'acme'`, [decided.client_id]);
+      await query(
+        `INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`,
+      );
+      await query(
+        `INSERT INTO password_links (token_hash, person_id, purpose, expires_at) SELECT 'expired-link', id, 'reset', now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`,
+      );
     }));
     await sleep(3_000); // the sweeper runs every second in this server
 
@@ -40,18 +48,21 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
     const kept = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: used.client_id });
     expect(kept.response.status).toBe(200);
 
-    let counts: { expired: string; deletions: string; registrationTokens: string } | undefined;
+    let counts: { expired: string; deletions: string; registrationTokens: string; decidedKept: string; expiredSessions: string; expiredLinks: string } | undefined;
     ({ server, result: counts } = await inspectDatabase(server, async (query) => {
-      const [row] = await query<{ expired: string; deletions: string; registrationTokens: string }>(
+      const [row] = await query<{ expired: string; deletions: string; registrationTokens: string; decidedKept: string; expiredSessions: string; expiredLinks: string }>(
         `SELECT
            (SELECT count(*) FROM oidc_models WHERE expires_at < now())::text AS expired,
+           (SELECT count(*) FROM clients WHERE client_id = $2)::text AS "decidedKept",
+           (SELECT count(*) FROM sign_in_sessions WHERE expires_at < now())::text AS "expiredSessions",
+           (SELECT count(*) FROM password_links WHERE expires_at < now())::text AS "expiredLinks",
            (SELECT count(*) FROM audit_events WHERE type = 'client.deleted' AND client_id = $1)::text AS deletions,
            (SELECT count(*) FROM oidc_models WHERE model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)::text AS "registrationTokens"`,
-        [unused.client_id],
+        [unused.client_id, decided.client_id],
       );
       return row!;
     }));
-    expect(counts).toEqual({ expired: '0', deletions: '1', registrationTokens: '0' });
+    expect(counts).toEqual({ expired: '0', deletions: '1', registrationTokens: '0', decidedKept: '1', expiredSessions: '0', expiredLinks: '0' });
   }, 90_000);
 });
 

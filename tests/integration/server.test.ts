@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, withAdmin } from '../helpers/databases';
 import { runCli } from '../helpers/cli';
+import { inspectDatabase } from '../helpers/inspect';
 import { signIn } from '../helpers/session';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
@@ -82,16 +83,6 @@ describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
     expect(wrong.jar.has('next-auth.session-token')).toBe(false);
   });
 
-  it('slows password guessing: past 10 attempts a minute an account refuses even the right password', async () => {
-    const statuses: number[] = [];
-    for (let attempt = 0; attempt < 10; attempt++) statuses.push((await signIn(server.url, 'viewer@acme.test', `wrong ${attempt}`)).response.status);
-    expect(statuses).toEqual(Array(10).fill(401));
-    const blocked = await signIn(server.url, 'viewer@acme.test', TEST_DEMO_PASSWORD);
-    expect(blocked.response.status).toBe(401);
-    expect(JSON.stringify(await blocked.response.json())).toContain('TooManyAttempts');
-    expect(blocked.jar.has('next-auth.session-token')).toBe(false);
-  });
-
   it('sends signed-out people to /login, and signing out ends the session', async () => {
     const anonymous = await fetch(`${server.url}/`, { redirect: 'manual' });
     expect(anonymous.status).toBe(307);
@@ -147,5 +138,36 @@ describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
       await withAdmin(admin, (client) => client.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`));
     }
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  // Last: it spends this address's budget of failed sign-ins.
+  it('locks an account after 10 failed sign-ins in a row: even the right password is refused, and an unknown email looks the same', async () => {
+    // A success in between starts the count again.
+    for (let attempt = 0; attempt < 9; attempt++) await signIn(server.url, 'viewer@acme.test', `early ${attempt}`);
+    expect((await signIn(server.url, 'viewer@acme.test', TEST_DEMO_PASSWORD)).response.status).toBe(200);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) statuses.push((await signIn(server.url, 'viewer@acme.test', `wrong ${attempt}`)).response.status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    const blocked = await signIn(server.url, 'viewer@acme.test', TEST_DEMO_PASSWORD);
+    expect(blocked.response.status).toBe(401);
+    const lockedBody = await blocked.response.json();
+    expect(JSON.stringify(lockedBody)).toContain('TooManyAttempts');
+    expect(blocked.jar.has('next-auth.session-token')).toBe(false);
+
+    for (let attempt = 0; attempt < 10; attempt++) await signIn(server.url, 'nobody-here@acme.test', `wrong ${attempt}`);
+    const unknown = await signIn(server.url, 'nobody-here@acme.test', 'anything');
+    expect(await unknown.response.json()).toEqual(lockedBody);
+
+    // The lock is on the account's row — shared by every instance, lifted by an admin — and audited.
+    const inspected = await inspectDatabase(server, async (query) => ({
+      person: (await query<{ failed_sign_ins: number; minutes: number }>(
+        `SELECT failed_sign_ins, round(extract(epoch FROM locked_until - now()) / 60)::int AS minutes FROM people WHERE email = 'viewer@acme.test'`,
+      ))[0],
+      events: await query(`SELECT a.type FROM audit_events a WHERE a.type = 'person.locked'`),
+    }));
+    server = inspected.server;
+    const result = inspected.result;
+    expect(result.person).toEqual({ failed_sign_ins: 10, minutes: 15 });
+    expect(result.events).toHaveLength(1);
   });
 });

@@ -1,9 +1,21 @@
 'use client';
 
-import Link from 'next/link';
+import Link, { useLinkStatus } from 'next/link';
 import { usePathname } from 'next/navigation';
 
-export type NavItem = { href: string; label: string; show: boolean };
+export type NavItem = { href: string; label: string };
+
+// There is no route-level loading boundary in the console on purpose: a boundary would start streaming
+// before the page's own checks, and a refused page would then answer 200 instead of 404. The link being
+// followed shows that it is loading instead.
+function PendingMark() {
+  const { pending } = useLinkStatus();
+  return pending ? (
+    <span role="status" className="ml-2 inline-block h-2 w-2 animate-pulse rounded-full bg-brand align-middle">
+      <span className="sr-only">Loading…</span>
+    </span>
+  ) : null;
+}
 
 /** The console's sections; scrolls sideways on a phone instead of wrapping into a wall of links. */
 export function AdminNav({ base, items }: { base: string; items: NavItem[] }) {
@@ -24,6 +36,7 @@ export function AdminNav({ base, items }: { base: string; items: NavItem[] }) {
                 }`}
               >
                 {item.label}
+                <PendingMark />
               </Link>
             </li>
           );

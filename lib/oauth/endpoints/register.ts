@@ -8,7 +8,7 @@ import { inTransaction, queries } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
-import { revokeGrantsWhere } from '../grants';
+import { deleteClient, redirectHostname } from '../clients';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, withBody, withOpenCors } from './responses';
 
@@ -100,13 +100,9 @@ export async function handleClientManagement(request: Request, run: RunProvider,
   }
 
   if (request.method === 'DELETE') {
-    const response = await inTransaction(async (tx) => {
+    const response = await inTransaction(async () => {
       const answer = await run(request);
-      if (answer.status === 204) {
-        await revokeGrantsWhere({ clientId }, { byPersonId: null, reason: 'client_deleted', ip });
-        await tx.oAuthClient.deleteMany({ where: { clientId } });
-        await recordAudit({ type: 'client.deleted', clientId, ip, data: { by: 'client' } }, tx);
-      }
+      if (answer.status === 204) await deleteClient(clientId, { byPersonId: null, ip, by: 'client' });
       return answer;
     });
     return withOpenCors(response);
@@ -122,16 +118,4 @@ async function stripSecret(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), { status: response.status, headers });
-}
-
-function redirectHostname(uris: string[]): string | null {
-  for (const uri of uris) {
-    try {
-      const host = new URL(uri).hostname;
-      if (host) return host;
-    } catch {
-      // ignore: the provider validated them
-    }
-  }
-  return null;
 }

@@ -1,0 +1,176 @@
+// The clients an org has seen (SPEC §7): approve or block each for the org, the org's app policy, and
+// confidential clients an owner registers by hand.
+import { randomBytes } from 'node:crypto';
+import type { ClientMetadata } from 'oidc-provider';
+import { recordAudit } from '@/lib/audit/events';
+import { db } from '@/lib/db/client';
+import { inTransaction } from '@/lib/db/transaction';
+import type { AppPolicy, ClientDecision, ClientRegistration } from '@/lib/generated/prisma/enums';
+import { PrismaAdapter } from '@/lib/oauth/adapter';
+import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
+import { revokeGrantsWhere } from '@/lib/oauth/grants';
+import { oauthProvider } from '@/lib/oauth/provider';
+import type { OrgAdmin } from './access';
+import { invalid, notFound } from './errors';
+
+export type OrgClientRow = {
+  clientId: string;
+  name: string;
+  registration: ClientRegistration;
+  redirectUris: string[];
+  hostname: string | null;
+  firstSeenAt: Date;
+  lastUsedAt: Date | null;
+  liveGrants: number;
+  decision: ClientDecision | null;
+  disabled: boolean;
+  ownedByOrg: boolean;
+};
+
+/** Clients with a grant (live or not) in the org, a decision by its admins, or registered by its owner. */
+export async function orgClients(orgId: string): Promise<OrgClientRow[]> {
+  const clients = await db().oAuthClient.findMany({
+    where: { OR: [{ grants: { some: { orgId } } }, { orgDecisions: { some: { orgId } } }, { ownerOrgId: orgId }] },
+    include: {
+      orgDecisions: { where: { orgId } },
+      grants: { where: { orgId }, select: { revokedAt: true, lastUsedAt: true } },
+    },
+    orderBy: { firstSeenAt: 'desc' },
+    take: 500,
+  });
+  const redirects = await redirectUrisOf(clients.map((client) => client.clientId));
+  return clients.map((client) => {
+    const lastUsed = client.grants.map((grant) => grant.lastUsedAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+    return {
+      clientId: client.clientId,
+      name: client.name ?? client.clientId,
+      registration: client.registration,
+      redirectUris: redirects.get(client.clientId) ?? [],
+      hostname: client.hostname,
+      firstSeenAt: client.firstSeenAt,
+      lastUsedAt: lastUsed ? new Date(lastUsed) : null,
+      liveGrants: client.grants.filter((grant) => !grant.revokedAt).length,
+      decision: client.orgDecisions[0]?.decision ?? null,
+      disabled: Boolean(client.disabledAt),
+      ownedByOrg: client.ownerOrgId === orgId,
+    };
+  });
+}
+
+export type DecisionChange = ClientDecision | 'none';
+
+/**
+ * Approves or blocks a client for the org, or clears the decision. Blocking also revokes the client's
+ * live grants in the org, so a blocked app is cut off at once, not when its tokens expire.
+ */
+export async function decideClient(admin: OrgAdmin, clientId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number }> {
+  return inTransaction(async (tx) => {
+    const known = await tx.oAuthClient.findFirst({
+      where: { clientId, OR: [{ grants: { some: { orgId: admin.org.id } } }, { orgDecisions: { some: { orgId: admin.org.id } } }, { ownerOrgId: admin.org.id }] },
+      select: { clientId: true },
+    });
+    if (!known) throw notFound('This app has not been seen in this organization.');
+    const key = { orgId_clientId: { orgId: admin.org.id, clientId } };
+    if (decision === 'none') await tx.orgClientDecision.deleteMany({ where: { orgId: admin.org.id, clientId } });
+    else {
+      const data = { decision, decidedById: admin.personId, decidedAt: new Date() };
+      await tx.orgClientDecision.upsert({ where: key, create: { orgId: admin.org.id, clientId, ...data }, update: data });
+    }
+    const revoked =
+      decision === 'blocked'
+        ? await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip })
+        : 0;
+    await recordAudit(
+      {
+        type: decision === 'approved' ? 'client.approved' : decision === 'blocked' ? 'client.blocked' : 'client.decision_cleared',
+        orgId: admin.org.id,
+        actorPersonId: admin.personId,
+        clientId,
+        ip,
+        data: { revokedGrants: revoked },
+      },
+      tx,
+    );
+    return { revoked };
+  });
+}
+
+/** How many live connections a switch to "approved apps only" would end: those of apps not approved. */
+export function unapprovedConnections(orgId: string): Promise<number> {
+  return db().grant.count({
+    where: { orgId, revokedAt: null, client: { orgDecisions: { none: { orgId, decision: 'approved' } } } },
+  });
+}
+
+/**
+ * Sets the org's app policy. "Approved apps only" applies to what is already connected too: the live
+ * grants of apps not approved are revoked with it (the page says how many before asking).
+ */
+export async function setAppPolicy(admin: OrgAdmin, policy: AppPolicy, ip: string): Promise<{ revoked: number }> {
+  return inTransaction(async (tx) => {
+    const before = await tx.organization.findUniqueOrThrow({ where: { id: admin.org.id }, select: { appPolicy: true } });
+    if (before.appPolicy === policy) return { revoked: 0 };
+    await tx.organization.update({ where: { id: admin.org.id }, data: { appPolicy: policy } });
+    let revoked = 0;
+    if (policy === 'approved') {
+      const unapproved = await tx.grant.findMany({
+        where: { orgId: admin.org.id, revokedAt: null, client: { orgDecisions: { none: { orgId: admin.org.id, decision: 'approved' } } } },
+        select: { clientId: true },
+        distinct: ['clientId'],
+      });
+      for (const { clientId } of unapproved) {
+        revoked += await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'org_admin', ip });
+      }
+    }
+    await recordAudit(
+      { type: 'org.app_policy_changed', orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { from: before.appPolicy, to: policy, revokedGrants: revoked } },
+      tx,
+    );
+    return { revoked };
+  });
+}
+
+export type RegisteredClient = { clientId: string; clientSecret: string; name: string; redirectUris: string[] };
+
+/**
+ * An owner registers a confidential client for the org (client_secret_basic). The secret is returned
+ * once; only its hash is stored (see client-secrets.ts). The client is approved for the org.
+ */
+export async function registerConfidentialClient(
+  admin: OrgAdmin,
+  input: { name: string; redirectUris: string[] },
+  ip: string,
+): Promise<RegisteredClient> {
+  const provider = await oauthProvider();
+  const clientId = `gh_${randomBytes(16).toString('base64url')}`;
+  const clientSecret = randomBytes(32).toString('base64url');
+  const metadata: ClientMetadata = {
+    client_id: clientId,
+    client_secret: clientSecret,
+    client_secret_expires_at: 0,
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+    client_name: input.name,
+    redirect_uris: input.redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+  try {
+    await provider.Client.validate(metadata); // the provider's own rules for redirect URIs and metadata
+  } catch (error) {
+    const description = (error as { error_description?: string }).error_description ?? 'the client metadata is not valid';
+    throw invalid(`This client cannot be registered: ${description}.`);
+  }
+  await inTransaction(async (tx) => {
+    await new PrismaAdapter('Client').upsert(clientId, metadata);
+    await tx.oAuthClient.create({
+      data: { clientId, registration: 'admin', name: input.name, hostname: redirectHostname(input.redirectUris), registeredIp: ip, ownerOrgId: admin.org.id },
+    });
+    await tx.orgClientDecision.create({ data: { orgId: admin.org.id, clientId, decision: 'approved', decidedById: admin.personId } });
+    await recordAudit(
+      { type: 'client.registered', orgId: admin.org.id, actorPersonId: admin.personId, clientId, ip, data: { name: input.name, redirectUris: input.redirectUris, via: 'admin' } },
+      tx,
+    );
+  });
+  return { clientId, clientSecret, name: input.name, redirectUris: input.redirectUris };
+}

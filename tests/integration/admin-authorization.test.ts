@@ -1,0 +1,182 @@
+// The console's server actions and pages are public endpoints: these tests forge them directly — no page,
+// any arguments — as people who must be refused (signed out, a member, a viewer, an admin of another
+// org, an admin where an owner is needed), with the ids of another org, and check that the database did
+// not change. A positive control shows the same forged call succeeds for the right person.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrg } from '../helpers/console';
+import { DATABASES } from '../helpers/databases';
+import { inspectDatabase } from '../helpers/inspect';
+import { connect, register } from '../helpers/oauth';
+import { callServerAction } from '../helpers/server-actions';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { signIn, type CookieJar } from '../helpers/session';
+
+const ACTIONS = {
+  revokeGrant: { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeGrantAction' },
+  revokeClient: { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeClientAction' },
+  decideClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'decideClientAction' },
+  setAppPolicy: { file: 'app/admin/[org]/clients/actions.ts', name: 'setAppPolicyAction' },
+  registerClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction' },
+  setToolRestricted: { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction' },
+  setPlanStatus: { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction' },
+} as const;
+
+const PAGES = ['', '/connected-apps', '/clients', '/members', '/tools', '/plan', '/audit', '/calls'];
+
+describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
+  let server: RunningServer;
+  const jars: Record<'member' | 'viewer' | 'owner' | 'acmeAdmin' | 'rival', CookieJar> = {} as never;
+  let acmeGrant: string;
+  let acmeClient: string;
+  let globexGrant: string;
+  let globexClient: string;
+
+  beforeAll(async () => {
+    server = await startServer({ database });
+    server = await addOrg(server, { slug: 'globex', name: 'Globex' }, [{ email: 'rival@globex.test', name: 'Rita Rival', role: 'owner', password: TEST_DEMO_PASSWORD }]);
+    server = await addOrg(server, { slug: 'acme-partners', name: 'Acme Partners' }, [
+      { email: 'admin@acme.test', name: 'Adam Admin', role: 'member', password: TEST_DEMO_PASSWORD },
+    ]);
+    // Adam is an admin (not owner) of Acme.
+    ({ server } = await inspectDatabase(server, async (query) => {
+      await query(
+        `INSERT INTO memberships (id, person_id, org_id, role, updated_at)
+         SELECT gen_random_uuid()::text, p.id, o.id, 'admin', now() FROM people p, organizations o WHERE p.email = 'admin@acme.test' AND o.slug = 'acme'`,
+      );
+    }));
+    const { url } = server;
+    const acmeApp = await register(url, { client_name: 'Acme App', redirect_uris: ['https://acme-app.example/cb'] });
+    const globexApp = await register(url, { client_name: 'Globex App', redirect_uris: ['https://globex-app.example/cb'] });
+    acmeClient = acmeApp.client_id;
+    globexClient = globexApp.client_id;
+    await connect(url, acmeApp, { email: 'member@acme.test', password: TEST_DEMO_PASSWORD });
+    await connect(url, globexApp, { email: 'rival@globex.test', password: TEST_DEMO_PASSWORD });
+    ({ server } = await inspectDatabase(server, async (query) => {
+      acmeGrant = (await query<{ id: string }>(`SELECT g.id FROM grants g JOIN organizations o ON o.id = g.org_id WHERE o.slug = 'acme'`))[0]!.id;
+      globexGrant = (await query<{ id: string }>(`SELECT g.id FROM grants g JOIN organizations o ON o.id = g.org_id WHERE o.slug = 'globex'`))[0]!.id;
+    }));
+    for (const [name, email] of [
+      ['member', 'member@acme.test'],
+      ['viewer', 'viewer@acme.test'],
+      ['owner', 'owner@acme.test'],
+      ['acmeAdmin', 'admin@acme.test'],
+      ['rival', 'rival@globex.test'],
+    ] as const) {
+      jars[name] = (await signIn(server.url, email, TEST_DEMO_PASSWORD)).jar;
+    }
+  });
+  afterAll(async () => server?.stop());
+
+  /** Everything a console action can change, as one comparable value. */
+  async function state(): Promise<unknown> {
+    const { result } = await inspectDatabase(server, async (query) => ({
+      grants: await query(`SELECT id, revoked_at IS NULL AS live FROM grants ORDER BY id`),
+      decisions: await query(`SELECT org_id, client_id, decision::text FROM org_client_decisions ORDER BY org_id, client_id`),
+      restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
+      orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
+      clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
+      adminEvents: await query(`SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type = 'grant.revoked'`),
+    }));
+    return result;
+  }
+
+  const forged = () => ({
+    revokeGrant: { grantId: acmeGrant },
+    revokeClient: { clientId: acmeClient },
+    decideClient: { clientId: acmeClient, decision: 'blocked' },
+    setAppPolicy: { policy: 'approved' },
+    registerClient: { name: 'Forged', redirectUris: ['https://forged.example/cb'] },
+    setToolRestricted: { tool: 'whoami', restricted: true },
+    setPlanStatus: { status: 'inactive' },
+  });
+
+  it('refuses every org action to the signed out, members, viewers and admins of another org, and changes nothing', async () => {
+    const before = await state();
+    for (const [key, action] of Object.entries(ACTIONS)) {
+      const input = forged()[key as keyof typeof ACTIONS];
+      for (const who of [null, jars.member, jars.viewer, jars.rival]) {
+        const call = await callServerAction(server.url, who, action, ['acme', input], '/admin/acme');
+        expect(call.result, `${action.name} as ${who ? 'someone' : 'nobody'}`).toMatchObject({ ok: false });
+      }
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses owner-only actions to an admin', async () => {
+    const before = await state();
+    for (const action of [ACTIONS.setPlanStatus, ACTIONS.registerClient]) {
+      const input = action === ACTIONS.setPlanStatus ? forged().setPlanStatus : forged().registerClient;
+      const call = await callServerAction(server.url, jars.acmeAdmin, action, ['acme', input], '/admin/acme');
+      expect(call.result).toEqual({ ok: false, error: 'Your role in Acme ("admin") does not allow this.' });
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it("answers another org's ids as unknown, even to an owner acting in their own org", async () => {
+    const before = await state();
+    const owner = jars.owner;
+    const attempts: [keyof typeof ACTIONS, unknown][] = [
+      ['revokeGrant', { grantId: globexGrant }],
+      ['decideClient', { clientId: globexClient, decision: 'blocked' }],
+      ['revokeClient', { clientId: globexClient }],
+    ];
+    for (const [key, input] of attempts) {
+      const call = await callServerAction(server.url, owner, ACTIONS[key], ['acme', input], '/admin/acme');
+      // revokeClient scopes itself to the org: it succeeds with nothing to revoke.
+      if (key === 'revokeClient') expect(call.result).toEqual({ ok: true, value: 0 });
+      else expect(call.result).toMatchObject({ ok: false });
+    }
+    // …and the rival cannot reach Acme's grant through Globex either.
+    const call = await callServerAction(server.url, jars.rival, ACTIONS.revokeGrant, ['globex', { grantId: acmeGrant }], '/admin/globex');
+    expect(call.result).toEqual({ ok: false, error: 'This connection does not exist in this organization.' });
+    expect(await state()).toEqual(before);
+  });
+
+  it('rejects malformed input without changing anything', async () => {
+    const before = await state();
+    const bad: [keyof typeof ACTIONS, unknown[]][] = [
+      ['setPlanStatus', ['acme', { status: 'free-forever' }]],
+      ['setToolRestricted', ['acme', { tool: 'no_such_tool', restricted: true }]],
+      ['setToolRestricted', ['acme', { tool: 'whoami', restricted: 'yes' }]],
+      ['registerClient', ['acme', { name: '', redirectUris: [] }]],
+      ['registerClient', ['acme', { name: 'X', redirectUris: ['not a url'] }]],
+      ['decideClient', ['acme', { clientId: acmeClient, decision: 'maybe' }]],
+      ['setAppPolicy', ['../globex', { policy: 'approved' }]],
+      ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],
+      ['revokeGrant', ['acme', null]],
+    ];
+    for (const [key, args] of bad) {
+      const call = await callServerAction(server.url, jars.owner, ACTIONS[key], args, '/admin/acme');
+      expect(call.result, `${key} ${JSON.stringify(args)}`).toMatchObject({ ok: false });
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('does what it is asked for the right person (the same forged call, as the owner)', async () => {
+    const call = await callServerAction(server.url, jars.owner, ACTIONS.setToolRestricted, ['acme', { tool: 'list_members', restricted: true }], '/admin/acme');
+    expect(call.result).toMatchObject({ ok: true });
+    const { result } = await inspectDatabase(server, async (query) => ({
+      restriction: await query(`SELECT t.tool_name FROM tool_restrictions t JOIN organizations o ON o.id = t.org_id WHERE o.slug = 'acme'`),
+      audit: await query<{ actor: string; data: unknown }>(
+        `SELECT p.email AS actor, a.data FROM audit_events a JOIN people p ON p.id = a.actor_person_id WHERE a.type = 'tool.restricted'`,
+      ),
+    }));
+    expect(result.restriction).toEqual([{ tool_name: 'list_members' }]);
+    expect(result.audit).toEqual([{ actor: 'owner@acme.test', data: { tool: 'list_members' } }]);
+  });
+
+  it('shows console pages only to people with the permission: others get 404, the signed out go to sign in', async () => {
+    for (const page of PAGES) {
+      const path = `/admin/acme${page}`;
+      const anonymous = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(anonymous.status, path).toBe(307);
+      expect(anonymous.headers.get('location'), path).toContain(`/login?callbackUrl=${encodeURIComponent(path)}`);
+      for (const who of [jars.member, jars.viewer, jars.rival]) expect((await who.fetch(`${server.url}${path}`)).status, path).toBe(404);
+    }
+    expect((await jars.acmeAdmin.fetch(`${server.url}/admin/acme/plan`)).status).toBe(404);
+    expect((await jars.acmeAdmin.fetch(`${server.url}/admin/acme/members`)).status).toBe(200);
+    expect((await jars.owner.fetch(`${server.url}/admin/acme/plan`)).status).toBe(200);
+    expect((await jars.owner.fetch(`${server.url}/admin/globex`)).status).toBe(404);
+    expect((await jars.owner.fetch(`${server.url}/admin/no-such-org`)).status).toBe(404);
+  });
+});
