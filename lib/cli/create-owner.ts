@@ -8,6 +8,7 @@ import { migrate } from '@/lib/db/migrate';
 import { env } from '@/lib/env';
 import { passwordProblem } from '@/lib/auth/passwords';
 import { createOwner, normalizeEmail, slugify } from '@/lib/people/accounts';
+import { orgSlugProblem } from '@/lib/people/org-slugs';
 import { runCli, UsageError } from './run';
 
 const USAGE = 'Usage: npm run create-owner -- --email you@example.com --org "Your Org" [--name "Your Name"]';
@@ -22,6 +23,8 @@ runCli(async () => {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !orgName) throw new UsageError(USAGE);
   const orgSlug = slugify(orgName);
   if (!orgSlug) throw new UsageError('--org needs at least one letter or digit.');
+  const slugProblem = orgSlugProblem(orgSlug);
+  if (slugProblem) throw new UsageError(`${slugProblem} It comes from --org: choose another organization name.`);
   const name = values.name?.trim() || email.split('@')[0]!;
 
   const { prisma, pglite } = database();

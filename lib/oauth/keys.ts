@@ -2,11 +2,14 @@
 // AUTH_SECRET, and loaded by every instance so they all sign and verify alike — or given in the
 // environment (OAUTH_SIGNING_KEYS, OAUTH_COOKIE_KEYS), which then wins.
 //
-// Rotation (`npm run keys:rotate`) adds new keys and retires the current ones. The newest keys sign; a
-// retired signing key stays published in the JWKS until every token it signed has expired, and a retired
-// cookie key keeps verifying cookies until the sessions it signed have expired.
+// Rotation (`npm run keys:rotate`, or the instance admin's Keys page) adds new keys and retires the
+// current ones. The newest keys sign; a retired signing key stays published in the JWKS until every token
+// it signed has expired, and a retired cookie key keeps verifying cookies until the sessions it signed
+// have expired. Running instances notice the change within KEY_RELOAD_SECONDS (see provider.ts).
 import { generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
+import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
+import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { KeyUse } from '@/lib/generated/prisma/enums';
@@ -16,7 +19,8 @@ const PURPOSE = 'key-material';
 const RETIRED_SIGNING_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 const RETIRED_COOKIE_KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 
-export type ProviderKeys = { signing: JsonWebKey[]; cookies: string[] };
+/** `version` names the set of keys: when the stored set changes, so does it (see provider.ts). */
+export type ProviderKeys = { signing: JsonWebKey[]; cookies: string[]; version: string };
 
 type Algorithm = 'RS256' | 'ES256' | 'HS256';
 const KINDS: { use: KeyUse; algorithm: Algorithm }[] = [
@@ -58,21 +62,87 @@ export async function loadProviderKeys(): Promise<ProviderKeys> {
   return {
     signing: ordered.filter((row) => row.use === 'signing').map((row) => JSON.parse(open(row.encrypted)) as JsonWebKey),
     cookies: ordered.filter((row) => row.use === 'cookie').map((row) => open(row.encrypted)),
+    version: versionOf(rows),
   };
 }
 
-/** Adds a new key of each kind and retires the current ones. Returns the new key ids. */
-export async function rotateKeys(): Promise<string[]> {
+/**
+ * The version of the keys an instance would load now, read without decrypting anything: it changes
+ * with a rotation, and when a retired key ages out of the JWKS.
+ */
+export async function storedKeysVersion(): Promise<string> {
+  return keysFromEnvironment()?.version ?? versionOf(await usableRows());
+}
+
+export type KeyRotation = { actorPersonId: string | null; ip: string | null; via: 'cli' | 'console' };
+
+/** Adds a new key of each kind and retires the current ones, audited. Returns the new key ids. */
+export async function rotateKeys(rotation: KeyRotation): Promise<string[]> {
   const key = deriveKey(env().authSecret, PURPOSE);
   const created = KINDS.map(({ use, algorithm }) => {
     const id = `${algorithm.toLowerCase()}-${randomUUID()}`;
     return { id, use, algorithm, encrypted: seal(key, generate(id, algorithm)) };
   });
-  await db().$transaction([
-    db().keyMaterial.updateMany({ where: { retiredAt: null }, data: { retiredAt: new Date() } }),
-    db().keyMaterial.createMany({ data: created }),
-  ]);
-  return created.map((row) => row.id);
+  const ids = created.map((row) => row.id);
+  await inTransaction(async (tx) => {
+    const retired = await tx.keyMaterial.updateMany({ where: { retiredAt: null }, data: { retiredAt: new Date() } });
+    await tx.keyMaterial.createMany({ data: created });
+    await recordAudit(
+      { type: 'keys.rotated', actorPersonId: rotation.actorPersonId, ip: rotation.ip, data: { newKeyIds: ids, retired: retired.count, via: rotation.via } },
+      tx,
+    );
+  });
+  return ids;
+}
+
+export type KeyView = {
+  id: string;
+  use: KeyUse;
+  algorithm: string;
+  createdAt: Date | null;
+  retiredAt: Date | null;
+  /** Signing keys: listed in the JWKS. Cookie keys: still verifying cookies. */
+  stillUsed: boolean;
+  /** When a retired key stops being published or verifying. */
+  droppedAt: Date | null;
+};
+
+export type KeyOverview = { source: 'database' | 'environment'; keys: KeyView[] };
+
+/** The keys for the instance admin's Keys page: the usable ones and the most recent retired ones. */
+export async function keyOverview(): Promise<KeyOverview> {
+  const { signingKeys, cookieKeys } = env();
+  if (signingKeys && cookieKeys) {
+    return {
+      source: 'environment',
+      keys: signingKeys.map((jwk, index) => ({
+        id: String(jwk.kid ?? `signing key ${index + 1}`),
+        use: 'signing' as const,
+        algorithm: String(jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256')),
+        createdAt: null,
+        retiredAt: null,
+        stillUsed: true,
+        droppedAt: null,
+      })),
+    };
+  }
+  const rows = await db().keyMaterial.findMany({
+    select: { id: true, use: true, algorithm: true, createdAt: true, retiredAt: true },
+    orderBy: { createdAt: 'desc' },
+    take: 30,
+  });
+  const now = Date.now();
+  return {
+    source: 'database',
+    keys: rows.map((row) => {
+      const droppedAt = row.retiredAt ? new Date(row.retiredAt.getTime() + keptFor(row.use)) : null;
+      return { ...row, stillUsed: !droppedAt || droppedAt.getTime() > now, droppedAt };
+    }),
+  };
+}
+
+function keptFor(use: KeyUse): number {
+  return use === 'signing' ? RETIRED_SIGNING_KEY_KEPT_MS : RETIRED_COOKIE_KEY_KEPT_MS;
 }
 
 function usableRows() {
@@ -89,10 +159,17 @@ function usableRows() {
   });
 }
 
+function versionOf(rows: { id: string; retiredAt: Date | null }[]): string {
+  return rows
+    .map((row) => `${row.id}@${row.retiredAt?.getTime() ?? 'active'}`)
+    .sort()
+    .join(',');
+}
+
 function keysFromEnvironment(): ProviderKeys | null {
   const { signingKeys, cookieKeys } = env();
   if (!signingKeys || !cookieKeys) return null;
-  return { signing: signingKeys as JsonWebKey[], cookies: cookieKeys };
+  return { signing: signingKeys as JsonWebKey[], cookies: cookieKeys, version: 'environment' };
 }
 
 function generate(kid: string, algorithm: Algorithm): string {

@@ -2,13 +2,19 @@
 // departs from the provider's defaults says why. Route handlers reach the provider through
 // handle-request.ts; it lives on globalThis because Next.js may evaluate this module once per route
 // bundle, and two providers would disagree about in-memory state (CIMD cache, keys).
+//
+// Keys are read when the provider is built. To take a rotation without a restart, every instance checks
+// the stored keys every KEY_RELOAD_SECONDS and, when they changed, builds a new provider and hands new
+// requests to it; requests already running finish on the old one. That is safe because the provider
+// keeps nothing of its own in memory that matters: grants, tokens, sessions and interactions are in the
+// database, and the new provider still verifies what the retired keys signed.
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { env } from '@/lib/env';
 import { queries } from '@/lib/db/transaction';
 import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
 import { cimdFetch, cimdOptions } from './cimd';
-import { loadProviderKeys } from './keys';
+import { loadProviderKeys, storedKeysVersion } from './keys';
 import { canonicalResource, isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
 
@@ -62,7 +68,9 @@ function consentEveryTime() {
   return policy;
 }
 
-async function createProvider(): Promise<Provider> {
+type Built = { provider: Provider; keysVersion: string };
+
+async function createProvider(): Promise<Built> {
   const { publicUrl } = env();
   const keys = await loadProviderKeys();
   const secureCookies = publicUrl.startsWith('https://');
@@ -165,15 +173,57 @@ async function createProvider(): Promise<Provider> {
   };
 
   provider.on('server_error', (_ctx, error) => console.error('oauth: server_error', error));
-  return provider;
+  return { provider, keysVersion: keys.version };
 }
 
-const holder = globalThis as unknown as { gatehouseProvider?: Promise<Provider> };
+type ProviderState = {
+  current?: Promise<Built>;
+  /** The builder of the first provider, reused for every rebuild whichever bundle asks for one. */
+  build?: () => Promise<Built>;
+  reloading?: Promise<boolean>;
+  reloadTimer?: NodeJS.Timeout;
+};
 
-export function oauthProvider(): Promise<Provider> {
-  holder.gatehouseProvider ??= createProvider().catch((error) => {
-    holder.gatehouseProvider = undefined; // let the next request try again (e.g. database back up)
-    throw error;
-  });
-  return holder.gatehouseProvider;
+const state = ((globalThis as unknown as { gatehouseProviderState?: ProviderState }).gatehouseProviderState ??= {});
+
+export async function oauthProvider(): Promise<Provider> {
+  if (!state.current) {
+    state.build ??= createProvider;
+    state.current = state.build().catch((error) => {
+      state.current = undefined; // let the next request try again (e.g. database back up)
+      throw error;
+    });
+    startKeyReload();
+  }
+  return (await state.current).provider;
+}
+
+/**
+ * Rebuilds the provider when the stored keys changed since it was built (a rotation here or on another
+ * instance, or a retired key aging out). Returns whether it did. Checks run one at a time, and a call
+ * made during one checks again after it: it sees every rotation committed before it was made.
+ */
+export function reloadProviderKeys(): Promise<boolean> {
+  const next = (state.reloading ?? Promise.resolve(false)).catch(() => false).then(reloadIfChanged);
+  state.reloading = next;
+  return next;
+}
+
+async function reloadIfChanged(): Promise<boolean> {
+  const current = state.current;
+  if (!current || !state.build) return false; // nothing built yet: the first build reads the keys anyway
+  const built = await current;
+  if ((await storedKeysVersion()) === built.keysVersion) return false;
+  const next = await state.build();
+  state.current = Promise.resolve(next);
+  console.log('gatehouse: signing and cookie keys reloaded');
+  return true;
+}
+
+function startKeyReload(): void {
+  if (state.reloadTimer || env().signingKeys) return; // keys from the environment change only with a restart
+  state.reloadTimer = setInterval(() => {
+    reloadProviderKeys().catch((error) => console.error('gatehouse: key reload failed', (error as Error).message));
+  }, env().keyReloadMs);
+  state.reloadTimer.unref();
 }

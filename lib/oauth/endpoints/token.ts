@@ -16,6 +16,7 @@ import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { storageId } from '../adapter';
 import { clientSecretMatches } from '../client-secrets';
+import { isDisabled } from '../clients';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
 import { oauthError, withBody } from './responses';
@@ -32,6 +33,9 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   const form = new URLSearchParams(text);
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   const clientId = presentedClientId(request, form);
+  // A client an instance admin disabled gets nothing here, not even a repeat from the replay window
+  // (the provider refuses it too, but after that window's answer and as if its token were stolen).
+  if (clientId && (await isDisabled(clientId))) return oauthError(401, 'invalid_client', 'client authentication failed');
   // A metadata-document client is fetched now, outside the transaction: a slow document server must
   // never hold a database connection (the embedded database has only one).
   if (!(await metadataDocumentResolves(provider, clientId))) {

@@ -1,0 +1,143 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
+import { exactTime, relativeTime } from '@/app/components/relative-time';
+import { useToast } from '@/app/components/toast';
+import type { InstanceClientRow } from '@/lib/admin/instance-clients';
+import { ClientIdentityCell, RedirectUrisCell } from '../client-cells';
+import { Badge, DataTable, EmptyState } from '../components';
+import { deleteClientAction, disableClientAction, enableClientAction } from './actions';
+
+type Row = Omit<InstanceClientRow, 'firstSeenAt' | 'lastUsedAt' | 'disabledAt'> & { firstSeenAt: string; lastUsedAt: string | null; disabledAt: string | null };
+type Pending = { kind: 'disable' | 'delete'; row: Row };
+
+
+const label = (row: Row) => row.name ?? row.clientId;
+
+export function InstanceClientsTable({ clients, query }: { clients: Row[]; query: string }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [rows, setRows] = useState(clients);
+  const [confirming, setConfirming] = useState<Pending | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function disable(row: Row) {
+    startTransition(async () => {
+      const outcome = await disableClientAction({ clientId: row.clientId });
+      setConfirming(null);
+      if (!outcome.ok) return notify('error', outcome.error);
+      setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: new Date().toISOString() } : item)));
+      notify('ok', `${label(row)} is disabled.`);
+      router.refresh();
+    });
+  }
+
+  function enable(row: Row) {
+    startTransition(async () => {
+      const outcome = await enableClientAction({ clientId: row.clientId });
+      if (!outcome.ok) return notify('error', outcome.error);
+      setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: null, disabledBy: null } : item)));
+      notify('ok', `${label(row)} is enabled again.`);
+      router.refresh();
+    });
+  }
+
+  function remove(row: Row) {
+    startTransition(async () => {
+      const outcome = await deleteClientAction({ clientId: row.clientId });
+      setConfirming(null);
+      if (!outcome.ok) return notify('error', outcome.error);
+      setRows((current) => current.filter((item) => item.clientId !== row.clientId));
+      notify('ok', `${label(row)} was deleted${outcome.value ? `; ${outcome.value} connection${outcome.value === 1 ? '' : 's'} revoked` : ''}.`);
+      router.refresh();
+    });
+  }
+
+  if (rows.length === 0) return <EmptyState>{query ? 'No client matches this search.' : 'No client has registered yet.'}</EmptyState>;
+  const target = confirming?.row;
+  return (
+    <>
+      <DataTable label="Clients of the installation" head={['Client', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Organizations', '']}>
+        {rows.map((row) => (
+          <tr key={row.clientId}>
+            <ClientIdentityCell
+              name={label(row)}
+              registration={row.registration}
+              clientId={row.clientId}
+              badge={
+                row.disabledAt ? (
+                  <span title={`Disabled ${exactTime(row.disabledAt)}${row.disabledBy ? ` by ${row.disabledBy}` : ''}`}>
+                    <Badge tone="bad">Disabled</Badge>
+                  </span>
+                ) : null
+              }
+            />
+            <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
+            <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
+              {relativeTime(row.firstSeenAt)}
+            </td>
+            <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
+            <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+            <td className="px-3 py-2 align-top">
+              {row.orgs.length ? (
+                <ul className="space-y-0.5">
+                  {row.orgs.map((org) => (
+                    <li key={org.slug}>
+                      {org.name} <span className="text-xs text-slate-500">({org.liveGrants})</span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <span className="text-slate-500">none</span>
+              )}
+            </td>
+            <td className="px-3 py-2 align-top">
+              <div className="flex flex-wrap justify-end gap-2">
+                {row.disabledAt ? (
+                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => enable(row)}>
+                    Enable<span className="sr-only"> {label(row)}</span>
+                  </button>
+                ) : (
+                  <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'disable', row })}>
+                    Disable<span className="sr-only"> {label(row)}</span>
+                  </button>
+                )}
+                <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'delete', row })}>
+                  Delete<span className="sr-only"> {label(row)}</span>
+                </button>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming?.kind === 'delete' ? `Delete ${target ? label(target) : ''}?` : `Disable ${target ? label(target) : ''}?`}
+        confirmLabel={confirming?.kind === 'delete' ? 'Delete' : 'Disable'}
+        pendingLabel={confirming?.kind === 'delete' ? 'Deleting…' : 'Disabling…'}
+        pending={pending}
+        onConfirm={() => confirming && (confirming.kind === 'delete' ? remove(confirming.row) : disable(confirming.row))}
+        onCancel={() => setConfirming(null)}
+      >
+        {confirming?.kind === 'delete' ? (
+          <>
+            <p>
+              Its {confirming.row.liveGrants} connection{confirming.row.liveGrants === 1 ? '' : 's'} in every organization {confirming.row.liveGrants === 1 ? 'is' : 'are'} revoked
+              and its registration is removed. The app has to register again to be used.
+            </p>
+            {confirming.row.registration === 'metadata_document' ? (
+              <p>An app identified by a metadata document comes back the next time someone connects it: disable it to keep it out.</p>
+            ) : null}
+          </>
+        ) : confirming ? (
+          <p>
+            Nobody can connect {label(confirming.row)} any more, and its tokens are refused at their next use in every organization. Its connections are kept: enabling it again
+            restores them.
+          </p>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
