@@ -1,0 +1,76 @@
+import type { Metadata } from 'next';
+import { auditEventTypes, auditFilterParams, auditLogPage, parseAuditFilter } from '@/lib/admin/audit-log';
+import { filterOrProblem, firstValues } from '@/lib/admin/log-filter';
+import { logFacets } from '@/lib/admin/log-facets';
+import { DataTable, EmptyState, PageHeading } from '../../components';
+import { orgPage } from '../../page-access';
+import { FilterForm } from '../filter-form';
+import { listParams } from '../log-links';
+import { ClientCell, DateFields, ExportLinks, FilterProblem, linkClass, Pager, PersonCell, SelectField, When } from '../log-controls';
+
+export const metadata: Metadata = { title: 'Audit log · Admin' };
+
+type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function AuditLogPage({ params, searchParams }: Props) {
+  const { org } = await params;
+  const admin = await orgPage(org, '/audit', 'audit:read');
+  const raw = await searchParams;
+  const shown = firstValues(raw);
+  const { filter, problem } = filterOrProblem(parseAuditFilter, raw);
+  const base = `/admin/${admin.org.slug}/audit`;
+  const [types, facets, page] = await Promise.all([auditEventTypes(admin.org.id), logFacets(admin.org.id), filter ? auditLogPage(admin.org.id, filter) : null]);
+  const query = filter ? auditFilterParams(filter) : new URLSearchParams();
+  const here = filter ? listParams(filter, auditFilterParams) : new URLSearchParams();
+  const filtered = query.size > 0;
+
+  return (
+    <div className="space-y-4">
+      <PageHeading title="Audit log" actions={filter ? <ExportLinks href={`${base}/export`} query={query} /> : null}>
+        Security events in {admin.org.name}: consents, tokens, revocations and admin changes, newest first.
+      </PageHeading>
+      <FilterForm key={new URLSearchParams(shown).toString()} label="Filter the audit log" clearHref={base}>
+        <SelectField id="filter-type" name="type" label="Event type" anyLabel="Every type" value={shown.type ?? ''} options={types.map((type) => ({ value: type, label: type }))} />
+        <SelectField
+          id="filter-person"
+          name="person"
+          label="Person"
+          anyLabel="Everyone"
+          value={shown.person ?? ''}
+          options={facets.people.map((person) => ({ value: person.id, label: `${person.name} (${person.email})` }))}
+        />
+        <SelectField id="filter-client" name="client" label="App" anyLabel="Every app" value={shown.client ?? ''} options={facets.clients.map((client) => ({ value: client.id, label: client.name }))} />
+        <DateFields from={shown.from ?? ''} to={shown.to ?? ''} />
+      </FilterForm>
+      {problem ? <FilterProblem message={problem} /> : null}
+      {page && page.rows.length === 0 ? <EmptyState>No audit events{filtered ? ' match this filter' : ' yet'}.</EmptyState> : null}
+      {page && page.rows.length > 0 ? (
+        <>
+          <DataTable label="Audit events" head={['When', 'Event', 'Person', 'App', 'Address', '']}>
+            {page.rows.map((row) => (
+              <tr key={row.id.toString()}>
+                <td className="px-3 py-2">
+                  <When at={row.at} />
+                </td>
+                <td className="px-3 py-2 font-mono text-xs">{row.type}</td>
+                <td className="px-3 py-2">
+                  <PersonCell person={row.actor} />
+                </td>
+                <td className="px-3 py-2">
+                  <ClientCell client={row.client} />
+                </td>
+                <td className="px-3 py-2 font-mono text-xs">{row.ip ?? '—'}</td>
+                <td className="px-3 py-2 text-right">
+                  <a href={`${base}/${row.id}${here.size ? `?${here}` : ''}`} className={linkClass}>
+                    Details<span className="sr-only"> of event {row.id.toString()}</span>
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager query={query} newer={page.newer} older={page.older} />
+        </>
+      ) : null}
+    </div>
+  );
+}
