@@ -3,6 +3,7 @@
 // at once. And when Redis is unreachable, /mcp keeps answering.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMigrations } from '@/lib/db/migrate';
 import { runCli } from '../helpers/cli';
 import { createPostgresDatabase, type PostgresDatabase } from '../helpers/databases';
 import { postMcp, rpc } from '../helpers/mcp';
@@ -41,7 +42,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
 
   it('applied the migrations exactly once', () => {
     const applied = [first.output(), second.output()].map((output) => /(\d+) migration\(s\) applied/.exec(output)?.[1]);
-    expect(applied.sort()).toEqual(['0', '1']);
+    expect(applied.sort()).toEqual(['0', String(readMigrations().length)]);
   });
 
   it('publishes the same keys from both', async () => {
