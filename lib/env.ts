@@ -40,6 +40,7 @@ const schema = z
     DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
     CIMD: z.enum(['on', 'off']).default('on'),
     REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+    MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     KEY_RELOAD_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -116,6 +117,8 @@ export type Env = {
   cimd: boolean;
   /** Client registrations allowed per IP address per minute. */
   registrationRateLimit: number;
+  /** /mcp requests per grant per minute (SPEC §6: 120). */
+  mcpRateLimitPerMinute: number;
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
   /** How often each instance checks the stored keys and picks up a rotation (no restart needed). */
@@ -168,6 +171,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     demoPassword: raw.DEMO_PASSWORD,
     cimd: raw.CIMD === 'on',
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
+    mcpRateLimitPerMinute: raw.MCP_RATE_LIMIT_PER_MINUTE,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
     keyReloadMs: raw.KEY_RELOAD_SECONDS * 1000,
     callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,

@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import { recordCall } from '@/lib/audit/call-log';
 import { readLimitedBody } from '@/lib/http/body';
 import { oauthProvider } from '@/lib/oauth/provider';
-import { takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
+import { mcpRequestsPerWindow, takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
 import { dispatch } from './dispatch';
@@ -41,7 +41,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     // 5. Rate limit, per grant.
     const budget = await takeFromGrantBudget(context.caller.grantId);
     if (!budget.allowed) {
-      throw new McpError(JSON_RPC.RATE_LIMITED, `Rate limit exceeded: at most 120 requests per minute per connection. Retry in ${budget.retryAfterSeconds} s.`, 429, {
+      throw new McpError(JSON_RPC.RATE_LIMITED, `Rate limit exceeded: at most ${mcpRequestsPerWindow()} requests per minute per connection. Retry in ${budget.retryAfterSeconds} s.`, 429, {
         headers: { 'Retry-After': String(budget.retryAfterSeconds) },
       });
     }

@@ -1,5 +1,5 @@
-// The /mcp budget: 120 requests per 60 s per grant (SPEC §6 step 5), keyed by grant id — never by a
-// token, so a refresh does not reset it. One process counts in memory; with REDIS_URL every instance
+// The /mcp budget: MCP_RATE_LIMIT_PER_MINUTE (default 120) requests per 60 s per grant (SPEC §6 step 5),
+// keyed by grant id — never by a token, so a refresh does not reset it. One process counts in memory; with REDIS_URL every instance
 // shares one budget in Redis.
 //
 // If Redis becomes unreachable, each instance falls back to counting in its own memory (the insurance
@@ -10,8 +10,11 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { env } from '@/lib/env';
 
-export const MCP_REQUESTS_PER_WINDOW = 120;
 export const MCP_WINDOW_SECONDS = 60;
+
+export function mcpRequestsPerWindow(): number {
+  return env().mcpRateLimitPerMinute;
+}
 
 export type LimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
@@ -19,7 +22,7 @@ const holder = globalThis as unknown as { gatehouseGrantLimiter?: RateLimiterAbs
 
 function limiter(): RateLimiterAbstract {
   if (holder.gatehouseGrantLimiter) return holder.gatehouseGrantLimiter;
-  const options = { points: MCP_REQUESTS_PER_WINDOW, duration: MCP_WINDOW_SECONDS, keyPrefix: 'gatehouse:mcp' };
+  const options = { points: mcpRequestsPerWindow(), duration: MCP_WINDOW_SECONDS, keyPrefix: 'gatehouse:mcp' };
   const { redisUrl } = env();
   if (!redisUrl) {
     holder.gatehouseGrantLimiter = new RateLimiterMemory(options);

@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(env.demoPassword).toBe(DEFAULT_DEMO_PASSWORD);
   });
 
+  it('takes the /mcp budget per grant from MCP_RATE_LIMIT_PER_MINUTE, 120 by default', () => {
+    expect(parseEnv({ DATA_DIR: tempDir() }).mcpRateLimitPerMinute).toBe(120);
+    expect(parseEnv({ DATA_DIR: tempDir(), MCP_RATE_LIMIT_PER_MINUTE: '100000' }).mcpRateLimitPerMinute).toBe(100_000);
+    expect(problems({ DATA_DIR: tempDir(), MCP_RATE_LIMIT_PER_MINUTE: '0' }).join()).toContain('MCP_RATE_LIMIT_PER_MINUTE');
+  });
+
   it('derives the default PUBLIC_URL from PORT', () => {
     expect(parseEnv({ DATA_DIR: tempDir(), PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
   });

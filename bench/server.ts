@@ -1,0 +1,103 @@
+// The production build, started as `npm start` starts it, on a free port with a database of the
+// benchmark's choosing; its peak memory read from the kernel (VmHWM) while it runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, buildIsStale, buildLayout, PROJECT_ROOT, serverEnvironment } from '@/lib/cli/standalone';
+
+export type BenchServer = { url: string; pid: number; peakRssMb(): number; resetPeak(): void; stop(): Promise<void> };
+
+export function ensureBuild(): void {
+  if (buildIsStale()) {
+    console.log('bench: building the production app…');
+    buildApp();
+  }
+}
+
+export async function startBenchServer(databaseUrl: string | null, extraEnv: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...serverEnvironment({ port, host: '127.0.0.1', dataDir }),
+    PUBLIC_URL: `http://localhost:${port}`,
+    DEMO_PASSWORD: 'bench-demo-password',
+    AUTH_SECRET: 'bench-auth-secret-bench-auth-secret-bench',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, [buildLayout().serverPath], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = `http://localhost:${port}`;
+  await waitUntilReady(url, child, () => output);
+  let baseline = 0;
+  return {
+    url,
+    pid: child.pid!,
+    peakRssMb: () => Math.max(readStatusKb(child.pid!, 'VmHWM'), baseline) / 1024,
+    resetPeak: () => {
+      // /proc/<pid>/clear_refs "5" resets VmHWM to the current RSS (Linux).
+      try {
+        baseline = 0;
+        writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+      } catch {
+        baseline = readStatusKb(child.pid!, 'VmRSS');
+      }
+    },
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not become ready:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
