@@ -14,6 +14,8 @@ export type Measurement = {
   latencyMs: { p50: number; p90: number; p99: number };
   errors: number;
   requests: number;
+  /** Answers by HTTP status over both runs, to tell unintended answers apart. */
+  statuses: Record<string, number>;
 };
 
 async function run(url: string, scenario: Scenario, seconds: number, overallRate?: number): Promise<Result> {
@@ -26,9 +28,16 @@ function unintended(result: Result, expectedStatus: number): number {
   return answered + result.errors + result.timeouts;
 }
 
-export async function maxThroughput(url: string, scenario: Scenario, seconds: number): Promise<{ rps: number; errors: number; requests: number }> {
+function statuses(result: Result): Record<string, number> {
+  const counts = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
+  if (result.errors) counts.error = result.errors;
+  if (result.timeouts) counts.timeout = result.timeouts;
+  return counts;
+}
+
+export async function maxThroughput(url: string, scenario: Scenario, seconds: number) {
   const result = await run(url, scenario, seconds);
-  return { rps: result.requests.average, errors: unintended(result, scenario.expectedStatus), requests: result.requests.total };
+  return { rps: result.requests.average, errors: unintended(result, scenario.expectedStatus), requests: result.requests.total, statuses: statuses(result) };
 }
 
 export async function latencyAt(url: string, scenario: Scenario, seconds: number, rate: number) {
@@ -38,5 +47,6 @@ export async function latencyAt(url: string, scenario: Scenario, seconds: number
     latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 },
     errors: unintended(result, scenario.expectedStatus),
     requests: result.requests.total,
+    statuses: statuses(result),
   };
 }

@@ -72,6 +72,7 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
         latencyMs: fixed.latencyMs,
         errors: max.errors + fixed.errors,
         requests: max.requests + fixed.requests,
+        statuses: sumCounts(max.statuses, fixed.statuses),
       });
       console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
     }
@@ -80,6 +81,12 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
     await server.stop();
     await drop();
   }
+}
+
+function sumCounts(...counts: Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const count of counts) for (const [key, value] of Object.entries(count)) total[key] = (total[key] ?? 0) + value;
+  return total;
 }
 
 async function main(): Promise<void> {
