@@ -21,6 +21,10 @@ const ACTIONS = {
   setPlanStatus: { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction' },
 } as const;
 
+const ACCOUNT = {
+  endSessions: { file: 'app/settings/account/actions.ts', name: 'endSessionsAction' },
+} as const;
+
 const PAGES = ['', '/connected-apps', '/clients', '/members', '/tools', '/plan', '/audit', '/calls'];
 
 describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
@@ -67,9 +71,16 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   });
   afterAll(async () => server?.stop());
 
+  /** Reads the database (the embedded one restarts the server: keep the new one). */
+  async function inspect<T>(work: Parameters<typeof inspectDatabase<T>>[1]): Promise<T> {
+    const inspected = await inspectDatabase(server, work);
+    server = inspected.server;
+    return inspected.result;
+  }
+
   /** Everything a console action can change, as one comparable value. */
   async function state(): Promise<unknown> {
-    const { result } = await inspectDatabase(server, async (query) => ({
+    return inspect(async (query) => ({
       grants: await query(`SELECT id, revoked_at IS NULL AS live FROM grants ORDER BY id`),
       decisions: await query(`SELECT org_id, client_id, decision::text FROM org_client_decisions ORDER BY org_id, client_id`),
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
@@ -77,7 +88,6 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
       adminEvents: await query(`SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type = 'grant.revoked'`),
     }));
-    return result;
   }
 
   const forged = () => ({
@@ -155,7 +165,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   it('does what it is asked for the right person (the same forged call, as the owner)', async () => {
     const call = await callServerAction(server.url, jars.owner, ACTIONS.setToolRestricted, ['acme', { tool: 'list_members', restricted: true }], '/admin/acme');
     expect(call.result).toMatchObject({ ok: true });
-    const { result } = await inspectDatabase(server, async (query) => ({
+    const result = await inspect(async (query) => ({
       restriction: await query(`SELECT t.tool_name FROM tool_restrictions t JOIN organizations o ON o.id = t.org_id WHERE o.slug = 'acme'`),
       audit: await query<{ actor: string; data: unknown }>(
         `SELECT p.email AS actor, a.data FROM audit_events a JOIN people p ON p.id = a.actor_person_id WHERE a.type = 'tool.restricted'`,
@@ -178,5 +188,24 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect((await jars.owner.fetch(`${server.url}/admin/acme/plan`)).status).toBe(200);
     expect((await jars.owner.fetch(`${server.url}/admin/globex`)).status).toBe(404);
     expect((await jars.owner.fetch(`${server.url}/admin/no-such-org`)).status).toBe(404);
+  });
+
+  it("lets a person end only their own sign-in sessions: another person's session id changes nothing", async () => {
+    const liveSessions = () =>
+      inspect((query) =>
+        query<{ email: string; id: string }>(
+          `SELECT p.email, s.id FROM sign_in_sessions s JOIN people p ON p.id = s.person_id WHERE s.ended_at IS NULL ORDER BY p.email, s.id`,
+        ),
+      );
+    const before = await liveSessions();
+    const ownerSession = before.find((row) => row.email === 'owner@acme.test')!.id;
+    const forged = await callServerAction(server.url, jars.rival, ACCOUNT.endSessions, [ownerSession], '/settings/account');
+    expect(forged.result).toEqual({ ok: true, ended: 0 });
+    const anonymous = await callServerAction(server.url, null, ACCOUNT.endSessions, [null], '/settings/account');
+    expect(anonymous.result).toEqual({ ok: false, error: 'Your session has ended: sign in again.' });
+    const malformed = await callServerAction(server.url, jars.rival, ACCOUNT.endSessions, [{ id: ownerSession }], '/settings/account');
+    expect(malformed.result).toEqual({ ok: false, error: 'Unknown session.' });
+    expect(await liveSessions()).toEqual(before);
+    expect((await jars.owner.fetch(`${server.url}/settings/account`)).status).toBe(200);
   });
 });
