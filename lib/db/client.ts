@@ -3,6 +3,7 @@
 // that must not open (and lock) the embedded database.
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { env, type Env } from '@/lib/env';
 import { PrismaClient } from '@/lib/generated/prisma/client';
@@ -13,6 +14,8 @@ export type Database = {
   prisma: PrismaClient;
   /** The PGlite instance itself (embedded only): the migration runner talks to it directly. */
   pglite: PGlite | null;
+  /** The connection pool Prisma uses (PostgreSQL only), shared with the few hand-written statements. */
+  pool: pg.Pool | null;
 };
 
 const holder = globalThis as unknown as { gatehouseDatabase?: Database };
@@ -29,11 +32,24 @@ export function db(): PrismaClient {
 
 function openDatabase(config: Env['database']): Database {
   if (config.kind === 'postgres') {
-    const adapter = new PrismaPg({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000 });
-    return { kind: 'postgres', prisma: new PrismaClient({ adapter }), pglite: null };
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // An idle connection the server dropped (restart, failover) must not crash the process.
+    pool.on('error', (error) => console.error('gatehouse: database connection lost', error.message));
+    return { kind: 'postgres', prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pglite: null, pool };
   }
   const pglite = openEmbeddedDatabase(config.dataDir);
-  return { kind: 'embedded', prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite };
+  return { kind: 'embedded', prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pglite, pool: null };
+}
+
+/**
+ * One hand-written statement, straight to the driver — for the /mcp hot path only, where Prisma's
+ * query planning costs more than the query. On PostgreSQL `name` makes it a prepared statement (parsed
+ * and planned once per connection). Rows come back with timestamps as Date, jsonb parsed, arrays as arrays.
+ */
+export async function queryRows<Row>(statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
+  const { pool, pglite } = database();
+  if (pool) return (await pool.query<Row & pg.QueryResultRow>({ name: statement.name, text: statement.text, values })).rows;
+  return (await pglite!.query<Row>(statement.text, values)).rows;
 }
 
 export async function closeDatabase(): Promise<void> {
@@ -41,5 +57,6 @@ export async function closeDatabase(): Promise<void> {
   if (!current) return;
   holder.gatehouseDatabase = undefined;
   await current.prisma.$disconnect();
+  await current.pool?.end().catch(() => {});
   await current.pglite?.close();
 }

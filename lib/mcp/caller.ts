@@ -1,12 +1,13 @@
 // Who is calling /mcp and what they may do, resolved afresh on every request (SPEC §6 steps 3–4):
-// token → grant → client → person → membership → role → organization's plan. Nothing is cached: a
-// revocation, a deactivation or a role change shows on the very next call.
-import type Provider from 'oidc-provider';
+// token → grant → client → person → membership → role → organization's plan (and the org's tool
+// restrictions). Nothing is cached: a revocation, a deactivation or a role change shows on the very next
+// call. The rows come from one statement (access-lookup.ts); what they allow is decided here.
 import { permissionsOf, type Permission } from '@/lib/auth/permissions';
-import { db } from '@/lib/db/client';
 import type { Role } from '@/lib/generated/prisma/enums';
+import { CLOCK_TOLERANCE_SECONDS } from '@/lib/oauth/provider';
 import { canonicalResource, mcpResource } from '@/lib/oauth/resource';
 import { isMcpScope, type McpScope } from '@/lib/oauth/scopes';
+import { lookupAccess, type AccessRow } from './access-lookup';
 import { JSON_RPC, McpError, type CallSubject } from './errors';
 import { bearerChallenge } from './challenges';
 
@@ -22,63 +23,96 @@ export type Caller = {
   clientName: string | null;
   grantId: string;
   scopes: McpScope[];
+  /** Tools an admin of the org switched off, read with the token. */
+  restrictedTools: ReadonlySet<string>;
   tokenExpiresAt: Date;
   grantLastUsedAt: Date | null;
 };
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. */
-export async function resolveCaller(provider: Provider, authorization: string | null): Promise<Caller> {
+/** The access token value of an Authorization header; throws the 401 challenge when there is none. */
+export function bearerToken(authorization: string | null): string {
   if (!authorization) throw unauthorized(null);
   const match = BEARER.exec(authorization.trim());
   if (!match) throw unauthorized('invalid_token', 'The Authorization header must be "Bearer <access token>".');
-  const token = await provider.AccessToken.find(match[1]!);
-  if (!token || !token.grantId || !token.accountId || token.isExpired) {
-    throw unauthorized('invalid_token', 'The access token is invalid or expired.');
-  }
-  const audience = Array.isArray(token.aud) ? token.aud : [token.aud];
-  if (!audience.includes(canonicalResource(mcpResource()) as string)) {
+  return match[1]!;
+}
+
+/** Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. */
+export async function resolveCaller(authorization: string | null): Promise<Caller> {
+  return callerFrom(await lookupAccess(bearerToken(authorization)));
+}
+
+/**
+ * The decision, from the rows alone. The token checks are the provider's own (BaseModel.find with its
+ * adapter, and AccessToken.isExpired): a stored row that has not expired, a payload whose exp lies ahead,
+ * issued for this resource; on top, a consumed token is spent, whatever the provider would say.
+ */
+export function callerFrom(row: AccessRow | null, now = Date.now()): Caller {
+  const payload = row?.token_payload;
+  if (!row || !payload || !isLiveTokenPayload(payload, row, now)) throw unauthorized('invalid_token', 'The access token is invalid or expired.');
+  const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (!audience.includes(canonicalResource(mcpResource()))) {
     throw unauthorized('invalid_token', 'The access token was issued for another resource.');
   }
-
-  const grant = await db().grant.findUnique({
-    where: { id: token.grantId },
-    include: { client: true, person: true, org: { include: { memberships: { where: { personId: token.accountId } } } } },
-  });
-  if (!grant) throw unauthorized('invalid_token', 'The connection was revoked.');
+  if (!row.grant_id || !row.grant_person_id || !row.grant_org_id || !row.grant_client_id) {
+    throw unauthorized('invalid_token', 'The connection was revoked.');
+  }
   // From here on a refusal is the org's business: its call log and charts count it.
-  const subject: CallSubject = { personId: grant.personId, orgId: grant.orgId, clientId: grant.clientId, grantId: grant.id };
-  if (grant.revokedAt) throw unauthorized('invalid_token', 'The connection was revoked.', subject);
-  if (grant.client.disabledAt) throw unauthorized('invalid_token', 'This app was disabled by an administrator.', subject);
-  if (grant.person.disabledAt) throw unauthorized('invalid_token', 'This account is disabled.', subject);
-
-  const membership = grant.personId === token.accountId ? grant.org.memberships[0] : undefined;
+  const subject: CallSubject = { personId: row.grant_person_id, orgId: row.grant_org_id, clientId: row.grant_client_id, grantId: row.grant_id };
+  const orgName = row.org_name ?? 'the organization';
+  if (row.grant_revoked_at) throw unauthorized('invalid_token', 'The connection was revoked.', subject);
+  if (row.client_disabled_at) throw unauthorized('invalid_token', 'This app was disabled by an administrator.', subject);
+  if (row.person_disabled_at) throw unauthorized('invalid_token', 'This account is disabled.', subject);
   // Removal from the org revokes the person's grants there; a grant outliving its membership is dead too.
-  if (!membership) throw unauthorized('invalid_token', `You are no longer a member of ${grant.org.name}.`, subject);
-  if (membership.status !== 'active') {
-    throw new McpError(JSON_RPC.UNAUTHORIZED, `Your membership in ${grant.org.name} is deactivated. Ask an admin of ${grant.org.name} to reactivate it.`, 403, { subject });
+  if (!row.membership_role || payload.accountId !== row.grant_person_id) {
+    throw unauthorized('invalid_token', `You are no longer a member of ${orgName}.`, subject);
   }
-  if (grant.org.planStatus !== 'active') {
-    throw new McpError(JSON_RPC.UNAUTHORIZED, `${grant.org.name}'s plan is inactive. An owner of ${grant.org.name} can reactivate it.`, 403, { subject });
+  if (row.membership_status !== 'active') {
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `Your membership in ${orgName} is deactivated. Ask an admin of ${orgName} to reactivate it.`, 403, { subject });
+  }
+  if (row.org_plan_status !== 'active') {
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `${orgName}'s plan is inactive. An owner of ${orgName} can reactivate it.`, 403, { subject });
   }
 
-  const granted = String(token.scope ?? '').split(' ').filter(isMcpScope);
+  const role = row.membership_role as Role;
+  const grantScopes = row.grant_scopes ?? [];
   return {
-    personId: grant.person.id,
-    personName: grant.person.name,
-    personEmail: grant.person.email,
-    orgId: grant.org.id,
-    orgName: grant.org.name,
-    role: membership.role,
-    permissions: permissionsOf(membership.role),
-    clientId: grant.client.clientId,
-    clientName: grant.client.name,
-    grantId: grant.id,
-    scopes: granted.filter((scope) => grant.scopes.includes(scope)),
-    tokenExpiresAt: new Date((token.exp ?? 0) * 1000),
-    grantLastUsedAt: grant.lastUsedAt,
+    personId: row.grant_person_id,
+    personName: row.person_name ?? '',
+    personEmail: row.person_email ?? '',
+    orgId: row.grant_org_id,
+    orgName,
+    role,
+    permissions: permissionsOf(role),
+    clientId: row.grant_client_id,
+    clientName: row.client_name,
+    grantId: row.grant_id,
+    scopes: String(payload.scope ?? '').split(' ').filter(isMcpScope).filter((scope) => grantScopes.includes(scope)),
+    restrictedTools: new Set(row.restricted_tools ?? []),
+    tokenExpiresAt: new Date((payload.exp as number) * 1000),
+    grantLastUsedAt: row.grant_last_used_at,
   };
+}
+
+function isLiveTokenPayload(payload: Record<string, unknown>, row: AccessRow, now: number): boolean {
+  if (typeof payload !== 'object' || Array.isArray(payload)) return false;
+  const seconds = Math.floor(now / 1000);
+  // The adapter's expiry (the row's) and the token's own (exp, no leeway: AccessToken.isExpired).
+  if (row.token_expires_at && row.token_expires_at.getTime() <= now) return false;
+  if (typeof payload.exp !== 'number' || payload.exp <= seconds) return false;
+  if (payload.iat !== undefined && typeof payload.iat !== 'number') return false;
+  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > seconds + CLOCK_TOLERANCE_SECONDS)) return false;
+  if (payload.aud !== undefined && typeof payload.aud !== 'string' && !(Array.isArray(payload.aud) && payload.aud.every((aud) => typeof aud === 'string'))) {
+    return false;
+  }
+  if (row.token_consumed_at) return false;
+  // Only opaque Bearer tokens are issued (no DPoP, no mTLS binding, never bound to a browser session:
+  // provider.ts); a token claiming otherwise was not issued by this configuration.
+  if ('jwt' in payload || 'jwt-ietf' in payload || 'paseto' in payload || ('format' in payload && payload.format !== 'opaque')) return false;
+  if (payload.jkt || payload['x5t#S256'] || payload.expiresWithSession) return false;
+  return typeof payload.grantId === 'string' && typeof payload.accountId === 'string';
 }
 
 function unauthorized(error: 'invalid_token' | null, description?: string, subject?: CallSubject): McpError {

@@ -5,7 +5,7 @@ import { isMcpScope } from '@/lib/oauth/scopes';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 import { JSON_RPC, McpError } from './errors';
-import { passGates, restrictedTools } from './gates';
+import { passGates } from './gates';
 import { getPrompt, listPrompts } from './prompts';
 import { invalidArguments, toolFailed, unknownTool, type Refusal } from './refusals';
 import { listResources, readResource } from './resources';
@@ -58,8 +58,7 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
       };
     case 'tools/list': {
       requireAnyMcpScope(caller);
-      const restrictions = await restrictedTools(caller.orgId);
-      return { outcome: 'ok', result: { tools: TOOLS.filter((tool) => !restrictions.has(tool.name)).map(describeTool) } };
+      return { outcome: 'ok', result: { tools: TOOLS.filter((tool) => !caller.restrictedTools.has(tool.name)).map(describeTool) } };
     }
     case 'tools/call':
       return callTool(caller, params);
@@ -102,7 +101,7 @@ async function callTool(caller: Caller, params: Record<string, unknown>): Promis
   const name = requireString(params, 'name');
   const tool = findTool(name);
   if (!tool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
-  const restrictions = await restrictedTools(caller.orgId);
+  const restrictions = caller.restrictedTools;
 
   let target: ToolDefinition = tool;
   let args: unknown = params.arguments ?? {};

@@ -1,10 +1,8 @@
 // POST /mcp: stateless JSON-RPC 2.0 over Streamable HTTP (SPEC §6). Each request pays the whole way:
 // method → Origin → token and grant → rate limit → body → protocol version → dispatch. The first
 // failure answers. Nothing is kept between requests: no session id, no server stream.
-import type Provider from 'oidc-provider';
 import { recordCall } from '@/lib/audit/call-log';
 import { readLimitedBody } from '@/lib/http/body';
-import { oauthProvider } from '@/lib/oauth/provider';
 import { mcpRequestsPerWindow, takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
@@ -35,9 +33,8 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     if (request.method !== 'POST') throw new McpError(JSON_RPC.INVALID_REQUEST, 'Method not allowed: use POST', 405, { headers: { Allow: 'POST' } });
     // 2. Origin (DNS-rebinding protection): browsers send it; other clients usually do not.
     if (origin !== null && !isAllowedOrigin(origin)) throw new McpError(JSON_RPC.INVALID_REQUEST, `Origin not allowed: ${origin}`, 403);
-    // 3–4. Token, grant, person, membership, role, plan — read fresh.
-    const provider: Provider = await oauthProvider();
-    context.caller = await resolveCaller(provider, request.headers.get('authorization'));
+    // 3–4. Token, grant, person, membership, role, plan, tool restrictions — read fresh, in one statement.
+    context.caller = await resolveCaller(request.headers.get('authorization'));
     // 5. Rate limit, per grant.
     const budget = await takeFromGrantBudget(context.caller.grantId);
     if (!budget.allowed) {

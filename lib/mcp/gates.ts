@@ -2,19 +2,13 @@
 // org admin, the connection's scope, the role's permissions, then the arguments.
 import { hasPermission } from '@/lib/auth/permissions';
 import type { z } from 'zod';
-import { db } from '@/lib/db/client';
 import type { Caller } from './caller';
 import { invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
 import type { ToolDefinition } from './tools/definition';
 
 export type GateOutcome = { ok: true; input: unknown } | { ok: false; refusal: Refusal };
 
-export async function restrictedTools(orgId: string): Promise<Set<string>> {
-  const rows = await db().toolRestriction.findMany({ where: { orgId }, select: { toolName: true } });
-  return new Set(rows.map((row) => row.toolName));
-}
-
-export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown, restrictions: Set<string>): Promise<GateOutcome> {
+export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown, restrictions: ReadonlySet<string>): Promise<GateOutcome> {
   if (restrictions.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
   if (tool.scope && !caller.scopes.includes(tool.scope)) return { ok: false, refusal: missingScope(caller, tool.name, tool.scope) };
   if (!hasPermission(caller, 'tool:execute')) return { ok: false, refusal: roleCannot(caller, tool.name, 'running tools') };

@@ -36,6 +36,9 @@ export const OAUTH_ROUTES = {
   credential: '/oauth/credential',
 } as const;
 
+/** Leeway for nbf and iat of what the provider verifies (its default, stated so the /mcp lookup uses it too). */
+export const CLOCK_TOLERANCE_SECONDS = 15;
+
 export const LIFETIMES = {
   Interaction: 30 * 60,
   AuthorizationCode: 60,
@@ -100,6 +103,7 @@ async function createProvider(): Promise<Built> {
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
     enabledJWA: { clientAuthSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'] },
     ttl: LIFETIMES,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
     // Tokens belong to the grant, not to the browser session that approved it.
     expiresWithSession: () => false,
     // Refresh tokens for every client allowed the grant, whether or not it asked for offline_access.
