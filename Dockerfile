@@ -23,7 +23,9 @@ ENV NODE_ENV=production \
     HOSTNAME=0.0.0.0 \
     HOST=0.0.0.0 \
     DATA_DIR=/data \
-    NEXT_MANUAL_SIG_HANDLE=1
+    NEXT_MANUAL_SIG_HANDLE=1 \
+    NODE_OPTIONS=--max-old-space-size=256
+# NODE_OPTIONS: the old-generation cap npm start also sets (lib/cli/standalone.ts, serverNodeFlags).
 RUN mkdir -p /data && chown node:node /data
 COPY --from=build --chown=node:node /app/.next/standalone ./
 USER node

@@ -2,7 +2,26 @@
 import { cpus, totalmem } from 'node:os';
 import type { Measurement } from './measure';
 
-export type DatabaseRun = { database: string; measurements: Measurement[]; peakRssMb: number; connections: number; seedSeconds: number };
+export type ScalePoint = {
+  tokens: number;
+  grants: number;
+  baselineRps: number;
+  whoamiRps: number;
+  latencyMs: { p50: number; p90: number; p99: number };
+  errors: number;
+};
+
+/** B with about a thousand stored tokens against B with a million (PostgreSQL only). */
+export type ScaleRun = { before: ScalePoint; after: ScalePoint; seedSeconds: number; vacuumSeconds: number };
+
+export type DatabaseRun = {
+  database: string;
+  measurements: Measurement[];
+  peakRssMb: number;
+  connections: number;
+  seedSeconds: number;
+  scale: ScaleRun | null;
+};
 
 export type Report = { at: string; machine: string; node: string; secondsPerRun: number; runs: DatabaseRun[] };
 
@@ -31,6 +50,29 @@ export function markdown(report: Report): string {
       ),
       '',
     );
+    const overloaded = run.measurements.filter((m) => m.notSent > 0 || m.maxRps < m.fixedRate);
+    if (overloaded.length) {
+      lines.push(
+        `${overloaded.map((m) => m.key).join(', ')}: the offered rate is above the scenario's own maximum, so its latency there is queueing${overloaded.some((m) => m.notSent) ? `; ${overloaded.map((m) => `${m.key} left ${m.notSent}`).join(', ')} due requests unsent (every refresh chain in flight)` : ''}.`,
+        '',
+      );
+    }
+    if (run.scale) lines.push(...scaleLines(run.scale), '');
   }
   return lines.join('\n');
+}
+
+function scaleLines({ before, after, seedSeconds, vacuumSeconds }: ScaleRun): string[] {
+  const change = (after.whoamiRps / before.whoamiRps - 1) * 100;
+  const ratio = (point: ScalePoint) => round(point.whoamiRps / point.baselineRps, 2);
+  const row = (point: ScalePoint) =>
+    `| ${point.tokens.toLocaleString('en-US')} | ${point.grants.toLocaleString('en-US')} | ${round(point.whoamiRps)} | ${round(point.baselineRps)} | ${point.latencyMs.p50} | ${point.latencyMs.p99} | ${point.errors} |`;
+  return [
+    `Scale: B with ${before.tokens.toLocaleString('en-US')} stored access tokens against ${after.tokens.toLocaleString('en-US')} (seeded by SQL in ${round(seedSeconds)} s, then VACUUM ANALYZE in ${round(vacuumSeconds)} s); B's maximum changed by ${change >= 0 ? '+' : ''}${round(change, 1)} % (B/A ${ratio(before)} → ${ratio(after)}).`,
+    '',
+    '| Stored tokens | Grants | B max req/s | A max req/s | B p50 ms | B p99 ms | Errors |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    row(before),
+    row(after),
+  ];
 }

@@ -1,24 +1,32 @@
 // `npm run bench`: the authorization hot path against a baseline, on PostgreSQL and on the embedded
 // database, in one run. Starts the production build, gets real tokens through the real OAuth flow (one
-// grant per client), measures scenarios A–F (bench/scenarios.ts), and writes bench/results/latest.md
-// and latest.json. Options (environment): BENCH_DATABASES=postgres,embedded; BENCH_SECONDS (10);
-// BENCH_GRANTS (100); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test: the benchmark
-// creates its own database beside it and drops it after).
+// grant per client), measures scenarios A–F (bench/scenarios.ts), then — PostgreSQL only — B with a
+// thousand stored tokens against B with a million (bench/bulk-seed.ts), and writes
+// bench/results/latest.md and latest.json. Options (environment): BENCH_DATABASES=postgres,embedded;
+// BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100); BENCH_SCALE_TOKENS (1000000; 0
+// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F); BENCH_CPU_PROFILE (a folder: the server writes a
+// V8 CPU profile there when it stops); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
+// the benchmark creates its own database beside it and drops it after).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@/lib/cli/standalone';
 import { withAdmin } from '../tests/helpers/databases';
+import { seedFiller } from './bulk-seed';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
-import { machine, markdown, type DatabaseRun, type Report } from './report';
-import { scenarios } from './scenarios';
-import { ensureBuild, startBenchServer } from './server';
-import { connectClients } from './tokens';
+import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint } from './report';
+import { BASELINE, scenarios, whoamiScenario, type Scenario } from './scenarios';
+import { ensureBuild, startBenchServer, type BenchServer } from './server';
+import { connectClients, type Connection } from './tokens';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const GRANTS = Number(process.env.BENCH_GRANTS ?? 100);
-const WARMUP_SECONDS = 2;
+const SCALE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 1_000_000);
+const SMALL_TOKENS = 1_000;
+const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim().toUpperCase());
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,embedded').split(',').map((name) => name.trim());
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const PASSWORD = 'bench-demo-password';
@@ -29,61 +37,101 @@ const SERVER_ENV = {
   DEMO_PASSWORD: PASSWORD,
 };
 
+type PreparedDatabase = { url: string | null; drop(): Promise<void> };
+
+async function prepareDatabase(kind: string): Promise<PreparedDatabase> {
+  if (kind !== 'postgres') return { url: null, drop: async () => {} };
+  const name = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
+  await withAdmin(ADMIN_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'prisma/seed.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: url.toString(), DEMO_PASSWORD: PASSWORD, AUTH_SECRET: 'bench-auth-secret-bench-auth-secret-bench' },
+    encoding: 'utf8',
+  });
+  if (seeded.status !== 0) throw new Error(`bench: seeding PostgreSQL failed:\n${seeded.stderr}`);
+  return { url: url.toString(), drop: async () => void (await withAdmin(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))) };
+}
+
 async function benchDatabase(kind: string): Promise<DatabaseRun> {
-  let databaseUrl: string | null = null;
-  let drop = async () => {};
-  if (kind === 'postgres') {
-    const name = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
-    await withAdmin(ADMIN_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => void (await withAdmin(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)));
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'prisma/seed.ts'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, DEMO_PASSWORD: PASSWORD, AUTH_SECRET: 'bench-auth-secret-bench-auth-secret-bench' },
-      encoding: 'utf8',
-    });
-    if (seeded.status !== 0) throw new Error(`bench: seeding PostgreSQL failed:\n${seeded.stderr}`);
-  }
-  const server = await startBenchServer(databaseUrl, SERVER_ENV);
+  const database = await prepareDatabase(kind);
+  const server = await startBenchServer(database.url, SERVER_ENV, CPU_PROFILE);
   try {
     const started = Date.now();
     const connections = await connectClients(server.url, { email: 'member@acme.test', password: PASSWORD }, GRANTS);
     const seedSeconds = (Date.now() - started) / 1000;
     console.log(`bench [${kind}]: ${connections.length} grants through the OAuth flow in ${seedSeconds.toFixed(1)} s`);
-    const all = scenarios(connections);
-    // Unrecorded warm-up: Next.js loads route modules and the database pool fills on first use.
-    for (const scenario of all) await maxThroughput(server.url, scenario, WARMUP_SECONDS);
-    server.resetPeak();
-    const maxima = new Map<string, Awaited<ReturnType<typeof maxThroughput>>>();
-    for (const scenario of all) {
-      maxima.set(scenario.key, await maxThroughput(server.url, scenario, SECONDS));
-      console.log(`bench [${kind}] ${scenario.key} max: ${maxima.get(scenario.key)!.rps.toFixed(0)} req/s`);
-    }
-    const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
-    const measurements: Measurement[] = [];
-    for (const scenario of all) {
-      const fixed = await latencyAt(server.url, scenario, SECONDS, rate);
-      const max = maxima.get(scenario.key)!;
-      measurements.push({
-        key: scenario.key,
-        label: scenario.label,
-        maxRps: max.rps,
-        fixedRate: rate,
-        achievedRps: fixed.achievedRps,
-        latencyMs: fixed.latencyMs,
-        errors: max.errors + fixed.errors,
-        requests: max.requests + fixed.requests,
-        statuses: sumCounts(max.statuses, fixed.statuses),
-      });
-      console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
-    }
-    return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb: server.peakRssMb(), connections: connections.length, seedSeconds };
+    const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
+    const all = scenarios(connections).filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
+    const measurements = await measureAll(kind, server, all);
+    const peakRssMb = server.peakRssMb();
+    const scale = scaling ? await scaling.finish() : null;
+    return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale };
   } finally {
     await server.stop();
-    await drop();
+    await database.drop();
   }
+}
+
+/** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
+async function measureAll(kind: string, server: BenchServer, all: Scenario[]): Promise<Measurement[]> {
+  // Unrecorded warm-up: Next.js loads route modules, V8 optimizes the hot code, the pool fills.
+  for (const scenario of all) await maxThroughput(server.url, scenario, WARMUP_SECONDS);
+  server.resetPeak();
+  const maxima = new Map<string, Awaited<ReturnType<typeof maxThroughput>>>();
+  for (const scenario of all) {
+    maxima.set(scenario.key, await maxThroughput(server.url, scenario, SECONDS));
+    console.log(`bench [${kind}] ${scenario.key} max: ${maxima.get(scenario.key)!.rps.toFixed(0)} req/s`);
+  }
+  const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
+  const measurements: Measurement[] = [];
+  for (const scenario of all) {
+    const fixed = await latencyAt(server.url, scenario, SECONDS, rate);
+    const max = maxima.get(scenario.key)!;
+    measurements.push({
+      key: scenario.key,
+      label: scenario.label,
+      maxRps: max.rps,
+      fixedRate: rate,
+      achievedRps: fixed.achievedRps,
+      latencyMs: fixed.latencyMs,
+      errors: max.errors + fixed.errors,
+      requests: max.requests + fixed.requests,
+      statuses: sumCounts(max.statuses, fixed.statuses),
+      notSent: fixed.notSent,
+    });
+    console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
+  }
+  return measurements;
+}
+
+/**
+ * B with a thousand stored access tokens (the connections' own plus filler), measured first; then, after
+ * the other scenarios, B once filler has brought the database to BENCH_SCALE_TOKENS tokens over a tenth
+ * as many grants. A is measured beside each so that a change in the machine's speed shows as such.
+ */
+async function startScaleRun(kind: string, server: BenchServer, databaseUrl: string, connections: Connection[]): Promise<{ finish(): Promise<ScaleRun> }> {
+  const whoami = whoamiScenario(connections);
+  const point = async (filler: { tokens: number; grants: number }): Promise<ScalePoint> => {
+    await maxThroughput(server.url, BASELINE, WARMUP_SECONDS);
+    await maxThroughput(server.url, whoami, WARMUP_SECONDS);
+    const a = await maxThroughput(server.url, BASELINE, SECONDS);
+    const b = await maxThroughput(server.url, whoami, SECONDS);
+    const fixed = await latencyAt(server.url, whoami, SECONDS, Math.max(1, Math.floor(b.rps / 2)));
+    console.log(`bench [${kind}] scale: ${filler.tokens} tokens: B ${b.rps.toFixed(0)} req/s (A ${a.rps.toFixed(0)}), p99 ${fixed.latencyMs.p99} ms`);
+    return { tokens: filler.tokens, grants: filler.grants, baselineRps: a.rps, whoamiRps: b.rps, latencyMs: fixed.latencyMs, errors: b.errors + fixed.errors + a.errors };
+  };
+  const before = await point(await seedFiller(databaseUrl, SMALL_TOKENS, `${server.url}/mcp`));
+  return {
+    async finish() {
+      console.log(`bench [${kind}] scale: seeding ${SCALE_TOKENS} tokens…`);
+      const seeded = await seedFiller(databaseUrl, SCALE_TOKENS, `${server.url}/mcp`);
+      console.log(`bench [${kind}] scale: seeded in ${seeded.seconds.toFixed(0)} s, vacuumed in ${seeded.vacuumSeconds.toFixed(0)} s`);
+      const after = await point(seeded);
+      return { before, after, seedSeconds: seeded.seconds, vacuumSeconds: seeded.vacuumSeconds };
+    },
+  };
 }
 
 function sumCounts(...counts: Record<string, number>[]): Record<string, number> {

@@ -1,9 +1,26 @@
-// What the benchmark measures (issue: performance), each as autocannon requests and the status that
-// counts as the intended answer. Tokens rotate over every connection, one grant each.
-import type { Request } from 'autocannon';
+// What the benchmark measures (issue: performance): each scenario makes the next request to send and
+// says which status is the intended answer. Tokens rotate over every connection, one grant each.
 import type { Connection } from './tokens';
 
-export type Scenario = { key: string; label: string; expectedStatus: number; requests: () => Request[] };
+/** One request to send; `answered` hears its answer (the refresh chains need the new token). */
+export type BenchRequest = {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  answered?: (status: number, body: string) => void;
+};
+
+export type Scenario = {
+  key: string;
+  label: string;
+  expectedStatus: number;
+  /**
+   * The same request every time (no per-request work in the load generator), or the next one to send;
+   * null when none can be sent now (every refresh chain in flight: the offered rate exceeds what E serves).
+   */
+  request: BenchRequest | (() => BenchRequest | null);
+};
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
@@ -11,75 +28,70 @@ function rpc(method: string, params?: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
 }
 
-/** Each request takes the next connection's access token, round robin. */
-function withRotatingTokens(connections: Connection[], body: string): () => Request[] {
-  return () => {
-    let next = 0;
-    return [
-      {
-        method: 'POST',
-        path: '/mcp',
-        headers: MCP_HEADERS,
-        body,
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...MCP_HEADERS, authorization: `Bearer ${connections[next++ % connections.length]!.accessToken}` },
-        }),
-      },
-    ];
-  };
+/** Each request takes the next connection's access token, round robin: no hot row. */
+function withRotatingTokens(connections: Connection[], body: string): () => BenchRequest {
+  let next = 0;
+  return () => ({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${connections[next++ % connections.length]!.accessToken}` },
+    body,
+  });
 }
+
+export function whoamiScenario(connections: Connection[]): Scenario {
+  return { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, request: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) };
+}
+
+export const BASELINE: Scenario = { key: 'A', label: 'Baseline: GET /healthz (no database)', expectedStatus: 200, request: { method: 'GET', path: '/healthz' } };
 
 export function scenarios(connections: Connection[]): Scenario[] {
   return [
-    { key: 'A', label: 'Baseline: GET /healthz (no database)', expectedStatus: 200, requests: () => [{ method: 'GET', path: '/healthz' }] },
-    { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, requests: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) },
-    { key: 'C', label: 'POST /mcp tools/list', expectedStatus: 200, requests: withRotatingTokens(connections, rpc('tools/list')) },
-    { key: 'D', label: 'POST /mcp without a token (401)', expectedStatus: 401, requests: () => [{ method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: rpc('tools/list') }] },
+    BASELINE,
+    whoamiScenario(connections),
+    { key: 'C', label: 'POST /mcp tools/list', expectedStatus: 200, request: withRotatingTokens(connections, rpc('tools/list')) },
+    { key: 'D', label: 'POST /mcp without a token (401)', expectedStatus: 401, request: { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: rpc('tools/list') } },
     refreshScenario(connections),
     {
       key: 'F',
       label: 'POST /oauth/register',
       expectedStatus: 201,
-      requests: () => [
-        {
-          method: 'POST',
-          path: '/oauth/register',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ client_name: 'Bench registration', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
-        },
-      ],
+      request: {
+        method: 'POST',
+        path: '/oauth/register',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Bench registration', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' }),
+      },
     },
   ];
 }
 
 /**
- * E: every refresh rotates the token, so each autocannon connection follows one client's chain
- * (pipelining 1: one request in flight per connection), starting from that client's newest token.
+ * E: every refresh rotates the token, and presenting a rotated one again is reuse, which revokes the
+ * grant. So a client's chain is checked out while its refresh is in flight — never two at once — and
+ * comes back with the new token. A chain whose answer is not the new pair (or never came) is retired:
+ * whether it rotated is unknown, and guessing wrong would be reuse.
  */
 function refreshScenario(connections: Connection[]): Scenario {
-  const latest = new Map(connections.map((connection) => [connection.clientId, connection.refreshToken]));
+  const idle = connections.map((connection) => ({ clientId: connection.clientId, refreshToken: connection.refreshToken }));
   return {
     key: 'E',
     label: 'POST /oauth/token refresh (rotation)',
     expectedStatus: 200,
-    requests: () => {
-      let assigned = 0; // per run: connection n takes client n (there are at least as many clients)
-      return [
-        {
-          method: 'POST',
-          path: '/oauth/token',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          setupRequest: (request, context) => {
-            context.clientId ??= connections[assigned++ % connections.length]!.clientId;
-            const clientId = context.clientId as string;
-            return { ...request, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: latest.get(clientId)!, client_id: clientId }).toString() };
-          },
-          onResponse: (status, body, context) => {
-            if (status === 200) latest.set(context.clientId as string, (JSON.parse(body) as { refresh_token: string }).refresh_token);
-          },
+    request: () => {
+      const chain = idle.shift();
+      if (!chain) return null;
+      return {
+        method: 'POST',
+        path: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: chain.refreshToken, client_id: chain.clientId }).toString(),
+        answered: (status, body) => {
+          if (status !== 200) return;
+          chain.refreshToken = (JSON.parse(body) as { refresh_token: string }).refresh_token;
+          idle.push(chain);
         },
-      ];
+      };
     },
   };
 }

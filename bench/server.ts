@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, buildIsStale, buildLayout, PROJECT_ROOT, serverEnvironment } from '@/lib/cli/standalone';
+import { buildApp, buildIsStale, buildLayout, PROJECT_ROOT, serverEnvironment, serverNodeFlags } from '@/lib/cli/standalone';
 
 export type BenchServer = { url: string; pid: number; peakRssMb(): number; resetPeak(): void; stop(): Promise<void> };
 
@@ -16,7 +16,7 @@ export function ensureBuild(): void {
   }
 }
 
-export async function startBenchServer(databaseUrl: string | null, extraEnv: Record<string, string>): Promise<BenchServer> {
+export async function startBenchServer(databaseUrl: string | null, extraEnv: Record<string, string>, cpuProfileDir?: string): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const env: NodeJS.ProcessEnv = {
@@ -30,7 +30,9 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [buildLayout().serverPath], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const profile = cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [];
+  const flags = [...serverNodeFlags(), ...profile, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const child = spawn(process.execPath, [...flags, buildLayout().serverPath], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -95,6 +95,17 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
 }
 
 /**
+ * Node flags for the server process. The old generation is capped at 256 MB: the live heap is about
+ * 100 MB, but every request leaves Next.js's per-request objects (held past young-generation collections
+ * by weak references) to the old generation, and V8 let it grow to 300+ MB between full collections,
+ * which put the process above 400 MB of memory under load. An operator's own --max-old-space-size in
+ * NODE_OPTIONS wins.
+ */
+export function serverNodeFlags(nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  return nodeOptions.includes('--max-old-space-size') ? [] : ['--max-old-space-size=256'];
+}
+
+/**
  * The environment for the standalone server. server.js changes into its own folder, so every path the
  * server reads is made absolute here; HOSTNAME is what server.js listens on.
  */

@@ -3,7 +3,7 @@
 // prints how to sign in (lib/server/startup.ts).
 import { spawn } from 'node:child_process';
 import { ConfigError, parseEnv } from '@/lib/env';
-import { buildApp, buildIsStale, buildLayout, hasBuild, PROJECT_ROOT, serverEnvironment } from './standalone';
+import { buildApp, buildIsStale, buildLayout, hasBuild, PROJECT_ROOT, serverEnvironment, serverNodeFlags } from './standalone';
 
 function main(): void {
   let config;
@@ -24,7 +24,7 @@ function main(): void {
     );
     buildApp();
   }
-  const child = spawn(process.execPath, [buildLayout().serverPath], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), buildLayout().serverPath], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...serverEnvironment(config) },
     stdio: 'inherit',

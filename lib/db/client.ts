@@ -32,7 +32,9 @@ export function db(): PrismaClient {
 
 function openDatabase(config: Env['database']): Database {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // Idle connections are kept for 5 minutes, not pg's 10 s: a new connection costs PostgreSQL a backend
+    // and a cold catalog cache, and a burst after a short pause paid that on its first hundred calls.
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 300_000 });
     // An idle connection the server dropped (restart, failover) must not crash the process.
     pool.on('error', (error) => console.error('gatehouse: database connection lost', error.message));
     return { kind: 'postgres', prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pglite: null, pool };
@@ -42,9 +44,10 @@ function openDatabase(config: Env['database']): Database {
 }
 
 /**
- * One hand-written statement, straight to the driver — for the /mcp hot path only, where Prisma's
- * query planning costs more than the query. On PostgreSQL `name` makes it a prepared statement (parsed
- * and planned once per connection). Rows come back with timestamps as Date, jsonb parsed, arrays as arrays.
+ * One hand-written statement, straight to the driver — for /mcp's hot path only (its caller lookup and
+ * call log), where Prisma's query compilation costs more than the query and runs on the event loop. On
+ * PostgreSQL `name` makes it a prepared statement (parsed and planned once per connection). Rows come
+ * back with timestamps as Date, jsonb parsed, arrays as arrays.
  */
 export async function queryRows<Row>(statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
   const { pool, pglite } = database();

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildLayout, PROJECT_ROOT, serverEnvironment } from '../../lib/cli/standalone';
+import { buildLayout, PROJECT_ROOT, serverEnvironment, serverNodeFlags } from '../../lib/cli/standalone';
 import { createPostgresDatabase, type DatabaseKind, type PostgresDatabase } from './databases';
 import { runNode } from './cli';
 import { TEST_DIST_DIR } from './paths';
@@ -34,7 +34,10 @@ export type StartOptions = {
   keepData?: { dataDir: string };
   /** Run server.js from this copy of the standalone folder, with nothing from the project (as in Docker). */
   standaloneDir?: string;
-  /** PostgreSQL is never seeded by the server itself; tests get the demo data unless they say otherwise. */
+  /**
+   * PostgreSQL is never seeded by the server itself; tests get the demo data unless they say otherwise.
+   * Default: seeded when startServer created the database, not when the test passed one in `postgres`.
+   */
   seedPostgres?: boolean;
   /** Reuse this port (and PostgreSQL database) — see restart(). */
   port?: number;
@@ -54,11 +57,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(postgres ? { DATABASE_URL: postgres.url, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
     ...options.env,
   };
-  if (postgres && !options.postgres && options.seedPostgres !== false) await seed(env);
+  if (postgres && (options.seedPostgres ?? !options.postgres)) await seed(env);
   const serverPath = options.standaloneDir
     ? join(options.standaloneDir, 'server.js')
     : buildLayout(TEST_DIST_DIR).serverPath;
-  const child = spawn(process.execPath, [serverPath], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), serverPath], {
     cwd: options.standaloneDir ?? PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,7 +81,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     env,
     output: () => output,
     halt: () => stopProcess(child),
-    restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env },
+    restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env, seedPostgres: false },
     async stop() {
       await stopProcess(child);
       if (postgres && !options.postgres) await postgres.drop(); // only the database this server created
