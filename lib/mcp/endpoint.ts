@@ -2,6 +2,7 @@
 // method → Origin → token and grant → rate limit → body → protocol version → dispatch. The first
 // failure answers. Nothing is kept between requests: no session id, no server stream.
 import { recordCall } from '@/lib/audit/call-log';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '@/lib/db/errors';
 import { readLimitedBody } from '@/lib/http/body';
 import { mcpRequestsPerWindow, takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
@@ -119,9 +120,12 @@ function outcomeOf(error: McpError): string {
 }
 
 function internalError(error: unknown): McpError {
+  if (isDatabaseUnavailable(error)) {
+    console.error('mcp: database unreachable', (error as Error).message);
+    return new McpError(JSON_RPC.INTERNAL_ERROR, 'Gatehouse cannot reach its database right now. Try again shortly.', 503, {
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    });
+  }
   console.error('mcp: request failed', error);
-  const databaseDown = error instanceof Error && /connect|ECONNREFUSED|timed out|terminat/i.test(error.message);
-  return databaseDown
-    ? new McpError(JSON_RPC.INTERNAL_ERROR, 'Gatehouse cannot reach its database right now. Try again shortly.', 503, { headers: { 'Retry-After': '5' } })
-    : new McpError(JSON_RPC.INTERNAL_ERROR, 'Internal error', 500);
+  return new McpError(JSON_RPC.INTERNAL_ERROR, 'Internal error', 500);
 }

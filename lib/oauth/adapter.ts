@@ -13,6 +13,7 @@ import type { Prisma } from '@/lib/generated/prisma/client';
 import { hashClientSecretInPayload } from './client-secrets';
 import { isDisabled } from './clients';
 import { lockLiveGrant } from './grants';
+import { orUnavailable } from './unavailable';
 
 /** Models whose id is a bearer credential. DeviceCode stays plain: it is looked up by user code. */
 const CREDENTIAL_MODELS = new Set([
@@ -39,7 +40,44 @@ export class PrismaAdapter implements Adapter {
     this.hashed = CREDENTIAL_MODELS.has(model);
   }
 
-  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+  upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    return orUnavailable(() => this.write(id, payload, expiresIn));
+  }
+
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return orUnavailable(() => this.read(id));
+  }
+
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return orUnavailable(() => this.findWhere({ model: this.model, uid }));
+  }
+
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return orUnavailable(() => this.findWhere({ model: this.model, userCode }));
+  }
+
+  consume(id: string): Promise<void> {
+    return orUnavailable(async () => {
+      await queries().oidcModel.updateMany({
+        where: { model: this.model, id: storageId(this.model, id) },
+        data: { consumedAt: new Date() },
+      });
+    });
+  }
+
+  destroy(id: string): Promise<void> {
+    return orUnavailable(async () => {
+      await queries().oidcModel.deleteMany({ where: { model: this.model, id: storageId(this.model, id) } });
+    });
+  }
+
+  revokeByGrantId(grantId: string): Promise<void> {
+    return orUnavailable(async () => {
+      await queries().oidcModel.deleteMany({ where: { model: this.model, grantId } });
+    });
+  }
+
+  private async write(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
     const stored = this.toStored(payload);
     const columns = {
@@ -57,7 +95,7 @@ export class PrismaAdapter implements Adapter {
     });
   }
 
-  async find(id: string): Promise<AdapterPayload | undefined> {
+  private async read(id: string): Promise<AdapterPayload | undefined> {
     // A revoked grant is gone for the provider, and the row lock orders this read with a revocation
     // running at the same time (grants.ts): no token is issued for a grant once its revocation commits.
     if (this.model === 'Grant' && !(await lockLiveGrant(id))) return undefined;
@@ -66,29 +104,6 @@ export class PrismaAdapter implements Adapter {
     const payload = await this.findWhere({ model: this.model, id: storageId(this.model, id) });
     // Put back the value the caller holds: the provider checks it against the cookie or token presented.
     return payload && this.hashed ? { ...payload, jti: id } : payload;
-  }
-
-  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return this.findWhere({ model: this.model, uid });
-  }
-
-  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    return this.findWhere({ model: this.model, userCode });
-  }
-
-  async consume(id: string): Promise<void> {
-    await queries().oidcModel.updateMany({
-      where: { model: this.model, id: storageId(this.model, id) },
-      data: { consumedAt: new Date() },
-    });
-  }
-
-  async destroy(id: string): Promise<void> {
-    await queries().oidcModel.deleteMany({ where: { model: this.model, id: storageId(this.model, id) } });
-  }
-
-  async revokeByGrantId(grantId: string): Promise<void> {
-    await queries().oidcModel.deleteMany({ where: { model: this.model, grantId } });
   }
 
   private toStored(payload: AdapterPayload): AdapterPayload {

@@ -6,6 +6,7 @@
 // X-Forwarded-* header can never change an issuer, an endpoint or a redirect.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { RETRY_AFTER_SECONDS } from '@/lib/db/errors';
 import { readLimitedBytes } from '@/lib/http/body';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -117,6 +118,8 @@ function toResponse(res: ServerResponse, body: Buffer, method: string): Response
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
   }
   const status = res.statusCode;
+  // The provider's 503 is a database outage (unavailable.ts): say when to come back.
+  if (status === 503 && !headers.has('retry-after')) headers.set('Retry-After', String(RETRY_AFTER_SECONDS));
   const noBody = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
   return new Response(noBody ? null : new Uint8Array(body), {
     status,

@@ -1,6 +1,7 @@
 // The single entry from Next.js route handlers into the OAuth provider: Gatehouse's own steps for the
 // endpoints that need them (endpoints/*), then the provider through the bridge.
 import type Provider from 'oidc-provider';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '@/lib/db/errors';
 import { env } from '@/lib/env';
 import { clientAddress } from '@/lib/http/client-address';
 import { runNodeHandler, type BridgeOptions } from './bridge';
@@ -10,6 +11,7 @@ import { corsPreflight, oauthError } from './endpoints/responses';
 import { handleRevocation } from './endpoints/revoke';
 import { handleToken } from './endpoints/token';
 import { oauthProvider } from './provider';
+import { UNAVAILABLE_DESCRIPTION } from './unavailable';
 
 const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
@@ -20,7 +22,7 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
   } catch (error) {
     console.error('oauth: the provider could not start', error);
     return oauthError(503, 'temporarily_unavailable', 'The authorization server is starting or its database is unreachable.', {
-      'Retry-After': '5',
+      'Retry-After': String(RETRY_AFTER_SECONDS),
     });
   }
   let callback = callbacks.get(provider);
@@ -51,6 +53,10 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
     }
     return await run(request);
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      console.error(`oauth: ${request.method} ${path}: database unreachable`, (error as Error).message);
+      return oauthError(503, 'temporarily_unavailable', UNAVAILABLE_DESCRIPTION, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    }
     console.error(`oauth: ${request.method} ${path} failed`, error);
     return oauthError(500, 'server_error', 'The authorization server could not complete the request.');
   }

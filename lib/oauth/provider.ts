@@ -17,6 +17,7 @@ import { cimdFetch, cimdOptions } from './cimd';
 import { loadProviderKeys, storedKeysVersion } from './keys';
 import { canonicalResource, isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
+import { orUnavailable } from './unavailable';
 
 /** Every provider endpoint lives under /oauth (SPEC §2); nothing points outside it. */
 export const OAUTH_ROUTES = {
@@ -155,7 +156,7 @@ async function createProvider(): Promise<Built> {
     ...(fetchOverride ? { fetch: fetchOverride } : {}),
     async findAccount(_ctx, sub) {
       // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
-      const person = await queries().person.findUnique({ where: { id: sub } });
+      const person = await orUnavailable(() => queries().person.findUnique({ where: { id: sub } }));
       if (!person || person.disabledAt) return undefined;
       return {
         accountId: person.id,
