@@ -22,7 +22,7 @@ export type ActionCall = { status: number; body: string; result: unknown };
 
 /**
  * POSTs a server action with `args` (JSON-encoded, as React does for plain values) on `pagePath`, with the
- * jar's cookies (null: signed out). `result` is the action's return value when it returned one.
+ * jar's cookies (null: signed out), from `origin` (a page of another site, for CSRF tests). `result` is the action's return value when it returned one.
  */
 export async function callServerAction(
   baseUrl: string,
@@ -30,12 +30,13 @@ export async function callServerAction(
   action: { file: string; name: string },
   args: unknown[],
   pagePath = '/',
+  origin = baseUrl,
 ): Promise<ActionCall> {
   const headers = {
     'next-action': serverActionId(action.file, action.name),
     'content-type': 'text/plain;charset=UTF-8',
     accept: 'text/x-component',
-    origin: baseUrl,
+    origin,
   };
   const init = { method: 'POST', headers, body: JSON.stringify(args), redirect: 'manual' as const };
   const response = jar ? await jar.fetch(`${baseUrl}${pagePath}`, init) : await fetch(`${baseUrl}${pagePath}`, init);

@@ -175,6 +175,23 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect(result.audit).toEqual([{ actor: 'owner@acme.test', data: { tool: 'list_members' } }]);
   });
 
+  it('refuses every console action posted from another site, even with the owner’s own cookies (CSRF)', async () => {
+    const before = await state();
+    const forgedInput = forged();
+    for (const [key, action] of Object.entries(ACTIONS)) {
+      const input = forgedInput[key as keyof typeof ACTIONS];
+      const call = await callServerAction(server.url, jars.owner, action, ['acme', input], '/admin/acme', 'https://evil.example');
+      expect(call.status, key).toBeGreaterThanOrEqual(400);
+      expect(call.result, key).toBeUndefined();
+    }
+    // "Sign out of all other sessions", forged from another site: the owner's other browser stays signed in.
+    const otherBrowser = (await signIn(server.url, 'owner@acme.test', TEST_DEMO_PASSWORD)).jar;
+    const account = await callServerAction(server.url, jars.owner, ACCOUNT.endSessions, [null], '/settings/account', 'https://evil.example');
+    expect(account.status).toBeGreaterThanOrEqual(400);
+    expect(await state()).toEqual(before);
+    expect((await otherBrowser.fetch(`${server.url}/admin/acme/plan`)).status).toBe(200);
+  });
+
   it('shows console pages only to people with the permission: others get 404, the signed out go to sign in', async () => {
     for (const page of PAGES) {
       const path = `/admin/acme${page}`;
