@@ -22,19 +22,8 @@ export type Latency = {
   notSent: number;
 };
 
-export type Measurement = {
-  key: string;
-  label: string;
-  maxRps: number;
-  fixedRate: number;
-  achievedRps: number;
-  latencyMs: { p50: number; p90: number; p99: number };
-  errors: number;
-  requests: number;
-  /** Answers by HTTP status over both runs, to tell unintended answers apart. */
-  statuses: Record<string, number>;
-  notSent: number;
-};
+/** One scenario's row: its maximum, then its fixed-rate run; errors, requests and statuses over both runs. */
+export type Measurement = Latency & { key: string; label: string; maxRps: number; fixedRate: number };
 
 function autocannonRequest(scenario: Scenario): Request {
   const { request } = scenario;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 export const DEFAULT_DEMO_PASSWORD = 'gatehouse-demo';
-const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_LENGTH = 32;
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])

@@ -38,6 +38,7 @@ export type AuditEventType =
   | 'person.enabled'
   | 'org.created'
   | 'keys.rotated'
+  | 'auth_secret.rotated'
   | 'demo.seeded';
 
 export type AuditEvent = {

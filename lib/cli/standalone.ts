@@ -75,6 +75,7 @@ function bundleCommandLineTools(outdir: string): void {
       seed: 'prisma/seed.ts',
       migrate: 'lib/cli/migrate.ts',
       'rotate-keys': 'lib/cli/rotate-keys.ts',
+      'rotate-secret': 'lib/cli/rotate-secret.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },

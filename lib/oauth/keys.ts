@@ -95,6 +95,30 @@ export async function rotateKeys(rotation: KeyRotation): Promise<string[]> {
   return ids;
 }
 
+/**
+ * Re-seals every stored key with `newSecret` (AUTH_SECRET rotation), in one transaction: all rows or
+ * none. The keys themselves do not change, so tokens, the JWKS and cookies keep working; only the secret
+ * that protects them at rest does. Throws, changing nothing, when the current secret does not open them.
+ */
+export async function resealKeys(currentSecret: string, newSecret: string): Promise<number> {
+  const current = deriveKey(currentSecret, PURPOSE);
+  const next = deriveKey(newSecret, PURPOSE);
+  return inTransaction(async (tx) => {
+    const rows = await tx.keyMaterial.findMany({ select: { id: true, encrypted: true } });
+    for (const row of rows) {
+      let plaintext: string;
+      try {
+        plaintext = unseal(current, row.encrypted);
+      } catch {
+        throw new Error(`Key ${row.id} cannot be decrypted with the current AUTH_SECRET: nothing was changed.`);
+      }
+      await tx.keyMaterial.update({ where: { id: row.id }, data: { encrypted: seal(next, plaintext) } });
+    }
+    await recordAudit({ type: 'auth_secret.rotated', actorPersonId: null, ip: null, data: { keys: rows.length, via: 'cli' } }, tx);
+    return rows.length;
+  });
+}
+
 export type KeyView = {
   id: string;
   use: KeyUse;
