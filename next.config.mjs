@@ -1,5 +1,5 @@
 // Scripts and styles only from Gatehouse itself (inline ones too: Next.js streams its page data in inline
-// scripts, and charts set inline styles); images also from https (client logos); nothing may frame a page,
+// scripts, and charts set inline styles); images also over https; nothing may frame a page,
 // load a plugin, or rebase relative URLs. No form-action: the consent form's answer is a redirect to the
 // client's own redirect URI, which form-action would block.
 const CONTENT_SECURITY_POLICY = [

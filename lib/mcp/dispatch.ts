@@ -101,14 +101,13 @@ async function callTool(caller: Caller, params: Record<string, unknown>): Promis
   const name = requireString(params, 'name');
   const tool = findTool(name);
   if (!tool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
-  const restrictions = caller.restrictedTools;
 
   let target: ToolDefinition = tool;
   let args: unknown = params.arguments ?? {};
   if (tool.name === 'execute_tool') {
     // Only a naming indirection: execute_tool's own gates (a restriction on it, the role's tool:execute,
     // its argument shape), then the named tool's gates exactly as a direct call meets them.
-    const outer = await passGates(caller, tool, args, restrictions);
+    const outer = await passGates(caller, tool, args);
     if (!outer.ok) return refused(tool.name, outer.refusal);
     const { name: innerName, arguments: innerArgs } = outer.input as { name: string; arguments: Record<string, unknown> };
     const inner = findTool(innerName);
@@ -118,7 +117,7 @@ async function callTool(caller: Caller, params: Record<string, unknown>): Promis
     args = innerArgs;
   }
 
-  const gate = await passGates(caller, target, args, restrictions);
+  const gate = await passGates(caller, target, args);
   if (!gate.ok) return refused(target.name, gate.refusal);
   try {
     const output = await target.run(caller, gate.input);

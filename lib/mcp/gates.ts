@@ -8,8 +8,8 @@ import type { ToolDefinition } from './tools/definition';
 
 export type GateOutcome = { ok: true; input: unknown } | { ok: false; refusal: Refusal };
 
-export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown, restrictions: ReadonlySet<string>): Promise<GateOutcome> {
-  if (restrictions.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
+export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown): Promise<GateOutcome> {
+  if (caller.restrictedTools.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
   if (tool.scope && !caller.scopes.includes(tool.scope)) return { ok: false, refusal: missingScope(caller, tool.name, tool.scope) };
   if (!hasPermission(caller, 'tool:execute')) return { ok: false, refusal: roleCannot(caller, tool.name, 'running tools') };
   if (tool.permission && !hasPermission(caller, tool.permission)) {

@@ -1,13 +1,13 @@
 // The single entry from Next.js route handlers into the OAuth provider: Gatehouse's own steps for the
 // endpoints that need them (endpoints/*), then the provider through the bridge.
 import type Provider from 'oidc-provider';
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '@/lib/db/errors';
+import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { env } from '@/lib/env';
 import { clientAddress } from '@/lib/http/client-address';
 import { runNodeHandler, type BridgeOptions } from './bridge';
 import { endForeignProviderSession, normalizeAuthorizationRequest } from './endpoints/authorize';
 import { handleClientManagement, handleRegistration } from './endpoints/register';
-import { corsPreflight, oauthError } from './endpoints/responses';
+import { corsPreflight, oauthError, temporarilyUnavailable } from './endpoints/responses';
 import { handleRevocation } from './endpoints/revoke';
 import { handleToken } from './endpoints/token';
 import { oauthProvider } from './provider';
@@ -21,9 +21,7 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
     provider = await oauthProvider();
   } catch (error) {
     console.error('oauth: the provider could not start', error);
-    return oauthError(503, 'temporarily_unavailable', 'The authorization server is starting or its database is unreachable.', {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    });
+    return temporarilyUnavailable('The authorization server is starting or its database is unreachable.');
   }
   let callback = callbacks.get(provider);
   if (!callback) {
@@ -55,7 +53,7 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
       console.error(`oauth: ${request.method} ${path}: database unreachable`, (error as Error).message);
-      return oauthError(503, 'temporarily_unavailable', UNAVAILABLE_DESCRIPTION, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+      return temporarilyUnavailable(UNAVAILABLE_DESCRIPTION);
     }
     console.error(`oauth: ${request.method} ${path} failed`, error);
     return oauthError(500, 'server_error', 'The authorization server could not complete the request.');
