@@ -1,7 +1,7 @@
 // The production build, started as `npm start` starts it, on a free port with a database of the
 // benchmark's choosing; its peak memory read from the kernel (VmHWM) while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +34,10 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
   const flags = [...serverNodeFlags(), ...profile, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...flags, buildLayout().serverPath], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  // BENCH_SERVER_LOG=<file>: keep the server's whole output (e.g. with BENCH_NODE_FLAGS=--trace-gc).
+  const log = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG) : null;
+  child.stdout!.on('data', (chunk) => ((output += chunk), log?.write(chunk)));
+  child.stderr!.on('data', (chunk) => ((output += chunk), log?.write(chunk)));
   const url = `http://localhost:${port}`;
   await waitUntilReady(url, child, () => output);
   let baseline = 0;
