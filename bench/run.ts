@@ -8,13 +8,11 @@
 // V8 CPU profile there when it stops); BENCH_NODE_FLAGS (extra Node flags for the server, e.g. heap
 // settings to compare); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
 // the benchmark creates its own database beside it and drops it after).
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@/lib/cli/standalone';
-import { withAdmin } from '../tests/helpers/databases';
 import { seedFiller } from './bulk-seed';
+import { createSeededDatabase, type PreparedDatabase } from './database';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint } from './report';
 import { BASELINE, scenarios, whoamiScenario, type Scenario } from './scenarios';
@@ -38,21 +36,9 @@ const SERVER_ENV = {
   DEMO_PASSWORD: PASSWORD,
 };
 
-type PreparedDatabase = { url: string | null; drop(): Promise<void> };
-
 async function prepareDatabase(kind: string): Promise<PreparedDatabase> {
   if (kind !== 'postgres') return { url: null, drop: async () => {} };
-  const name = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
-  await withAdmin(ADMIN_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'prisma/seed.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: url.toString(), DEMO_PASSWORD: PASSWORD, AUTH_SECRET: 'bench-auth-secret-bench-auth-secret-bench' },
-    encoding: 'utf8',
-  });
-  if (seeded.status !== 0) throw new Error(`bench: seeding PostgreSQL failed:\n${seeded.stderr}`);
-  return { url: url.toString(), drop: async () => void (await withAdmin(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))) };
+  return createSeededDatabase(ADMIN_URL, PASSWORD);
 }
 
 async function benchDatabase(kind: string): Promise<DatabaseRun> {

@@ -6,8 +6,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, buildIsStale, buildLayout, PROJECT_ROOT, serverEnvironment, serverNodeFlags } from '@/lib/cli/standalone';
+import { RUN_AUTH_SECRET } from './database';
 
-export type BenchServer = { url: string; pid: number; peakRssMb(): number; resetPeak(): void; stop(): Promise<void> };
+export type BenchServer = { url: string; pid: number; rssMb(): number; peakRssMb(): number; resetPeak(): void; stop(): Promise<void> };
 
 export function ensureBuild(): void {
   if (buildIsStale()) {
@@ -24,7 +25,7 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
     ...serverEnvironment({ port, host: '127.0.0.1', dataDir }),
     PUBLIC_URL: `http://localhost:${port}`,
     DEMO_PASSWORD: 'bench-demo-password',
-    AUTH_SECRET: 'bench-auth-secret-bench-auth-secret-bench',
+    AUTH_SECRET: RUN_AUTH_SECRET,
     ...extraEnv,
   };
   delete env.DATABASE_URL;
@@ -44,6 +45,7 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
   return {
     url,
     pid: child.pid!,
+    rssMb: () => residentMb(child.pid!),
     peakRssMb: () => Math.max(readStatusKb(child.pid!, 'VmHWM'), baseline) / 1024,
     resetPeak: () => {
       // /proc/<pid>/clear_refs "5" resets VmHWM to the current RSS (Linux).
@@ -59,6 +61,11 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A process's resident memory now, in MB (Linux). */
+export function residentMb(pid: number): number {
+  return readStatusKb(pid, 'VmRSS') / 1024;
 }
 
 function readStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {

@@ -10,11 +10,12 @@ export async function connectClients(baseUrl: string, person: { email: string; p
   const { jar, response } = await signIn(baseUrl, person.email, person.password);
   if (response.status !== 200) throw new Error(`bench: signing in as ${person.email} failed (${response.status})`);
   const connections: Connection[] = [];
-  for (let index = 0; index < count; index++) connections.push(await connectOne(baseUrl, jar, index));
+  for (let index = 0; index < count; index++) connections.push(await connectClient(baseUrl, jar, index));
   return connections;
 }
 
-async function connectOne(baseUrl: string, jar: CookieJar, index: number): Promise<Connection> {
+/** One client through the whole flow as the person whose session `jar` holds; `index` names the client. */
+export async function connectClient(baseUrl: string, jar: CookieJar, index: number | string): Promise<Connection> {
   const redirectUri = `https://bench-${index}.example/callback`;
   const registered = await fetch(`${baseUrl}/oauth/register`, {
     method: 'POST',

@@ -9,10 +9,15 @@ import type { CookieJar } from './session';
 
 type Manifest = { node: Record<string, { filename: string; exportedName: string }> };
 
-let manifest: Manifest | undefined;
+const manifests = new Map<string, Manifest>();
 
-export function serverActionId(filename: string, exportedName: string): string {
-  manifest ??= JSON.parse(readFileSync(join(buildLayout(TEST_DIST_DIR).distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as Manifest;
+/** The id of a server action in the build in `distDir` (the test build unless told). */
+export function serverActionId(filename: string, exportedName: string, distDir = TEST_DIST_DIR): string {
+  let manifest = manifests.get(distDir);
+  if (!manifest) {
+    manifest = JSON.parse(readFileSync(join(buildLayout(distDir).distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as Manifest;
+    manifests.set(distDir, manifest);
+  }
   const found = Object.entries(manifest.node).find(([, entry]) => entry.filename === filename && entry.exportedName === exportedName);
   if (!found) throw new Error(`no server action ${exportedName} in ${filename} (is it used by a page?)`);
   return found[0];
@@ -27,13 +32,13 @@ export type ActionCall = { status: number; body: string; result: unknown };
 export async function callServerAction(
   baseUrl: string,
   jar: CookieJar | null,
-  action: { file: string; name: string },
+  action: { file: string; name: string; distDir?: string },
   args: unknown[],
   pagePath = '/',
   origin = baseUrl,
 ): Promise<ActionCall> {
   const headers = {
-    'next-action': serverActionId(action.file, action.name),
+    'next-action': serverActionId(action.file, action.name, action.distDir),
     'content-type': 'text/plain;charset=UTF-8',
     accept: 'text/x-component',
     origin,
