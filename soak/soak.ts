@@ -2,7 +2,7 @@
 import { checkConsistency, grantLookup, type Check } from './checks';
 import { runTraffic, type Tally, type TrafficOptions } from './traffic';
 
-export type SoakResult = { seconds: number; tally: Tally; checks: Check[]; ok: boolean };
+export type SoakResult = { seconds: number; startedAt: Date; tally: Tally; checks: Check[]; ok: boolean };
 
 /** The server's settings for a soak: the limiters run, with budgets that measure the traffic, not refusals. */
 export const SOAK_SERVER_ENV = { MCP_RATE_LIMIT_PER_MINUTE: '1000000', REGISTRATION_RATE_LIMIT: '100000' };
@@ -13,7 +13,7 @@ export async function soak(options: Omit<TrafficOptions, 'grantIdOf'> & { databa
     const since = new Date();
     const tally = await runTraffic({ ...options, grantIdOf: grants.grantIdOf });
     const checks = await checkConsistency(options.databaseUrl, tally, since);
-    return { seconds: options.seconds, tally, checks, ok: checks.every((check) => check.ok) };
+    return { seconds: options.seconds, startedAt: since, tally, checks, ok: checks.every((check) => check.ok) };
   } finally {
     await grants.close();
   }
