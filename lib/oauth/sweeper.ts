@@ -4,24 +4,32 @@
 // - dynamically registered clients that got no grant within 24 h of registering (abandoned or abusive
 //   registrations), with their registration access tokens; the client then gets invalid_client and
 //   registers again.
-// Every instance runs it on a timer. The deletions are idempotent, and a client's deletion is audited by
-// the one instance whose DELETE actually removed it, so several instances never double-count.
+// Every instance has the timer, but only one sweeps: the one holding the sweeper's advisory lock on a
+// shared PostgreSQL (see leader-lock.ts), so N instances sweep once per period, not N times. Should two
+// ever overlap (a holder's connection lost mid-sweep), the deletions are idempotent and a client's deletion
+// is audited by the one instance whose DELETE actually removed it. Each sweep is logged with its counts.
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
 import { db } from '@/lib/db/client';
 import { pruneCallLog } from '@/lib/audit/call-log';
+import { LeaderLock } from '@/lib/db/leader-lock';
 import { env } from '@/lib/env';
 import { deleteProviderClient } from './clients';
 
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** `pg_try_advisory_lock` key for "this instance is the sweeper" (any 64-bit number unique to Gatehouse). */
+export const SWEEPER_LOCK_KEY = 7_146_237_883_512_902;
+
 export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number };
 
 export async function sweep(now = new Date()): Promise<SweepResult> {
-  const expired = await db().oidcModel.deleteMany({ where: { expiresAt: { lt: now } } });
-  // Sign-in sessions and set-password links past their expiry are only history.
-  await db().signInSession.deleteMany({ where: { expiresAt: { lt: now } } });
-  await db().passwordLink.deleteMany({ where: { expiresAt: { lt: now } } });
+  const expired = [
+    await db().oidcModel.deleteMany({ where: { expiresAt: { lt: now } } }),
+    // Sign-in sessions and set-password links past their expiry are only history.
+    await db().signInSession.deleteMany({ where: { expiresAt: { lt: now } } }),
+    await db().passwordLink.deleteMany({ where: { expiresAt: { lt: now } } }),
+  ];
   const candidates = await db().oAuthClient.findMany({
     // A client an org admin approved or blocked is kept: the decision must outlive the 24 hours.
     where: { registration: 'dynamic', firstSeenAt: { lt: new Date(now.getTime() - UNUSED_CLIENT_TTL_MS) }, grants: { none: {} }, orgDecisions: { none: {} } },
@@ -41,21 +49,41 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
     if (deleted) deletedClients.push(clientId);
   }
   const prunedCalls = await pruneCallLog(env().callLogRetentionDays);
-  return { expiredRows: expired.count, deletedClients, prunedCalls };
+  return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls };
 }
 
 const state = globalThis as unknown as { gatehouseSweeper?: NodeJS.Timeout };
 
-/** Sweeps soon after start, then every `intervalMs` (default 10 min). */
+/**
+ * Sweeps soon after start, then every `intervalMs` (default 10 min) — on PostgreSQL only while this
+ * instance holds the sweeper lock. The embedded database has one process by construction: it always sweeps.
+ */
 export function startSweeper(intervalMs: number): void {
   if (state.gatehouseSweeper) return;
-  const run = () =>
-    sweep().then(
-      (result) => {
-        if (result.deletedClients.length) console.log(`gatehouse: removed ${result.deletedClients.length} unused client(s)`);
-      },
-      (error) => console.error('gatehouse: sweep failed', (error as Error).message),
-    );
+  const { database } = env();
+  const lock = database.kind === 'postgres' ? new LeaderLock(database.url, SWEEPER_LOCK_KEY) : null;
+  let leading = lock === null;
+  let running = false;
+  const run = async () => {
+    if (running) return; // a sweep longer than the period is not started twice
+    running = true;
+    try {
+      if (lock) {
+        const held = await lock.acquire();
+        if (held && !leading) console.log('gatehouse: this instance now runs the housekeeping sweeps');
+        leading = held;
+        if (!held) return;
+      }
+      const result = await sweep();
+      console.log(
+        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedCalls} call log row(s)`,
+      );
+    } catch (error) {
+      console.error('gatehouse: sweep failed', (error as Error).message);
+    } finally {
+      running = false;
+    }
+  };
   setTimeout(run, Math.min(5_000, intervalMs)).unref();
   state.gatehouseSweeper = setInterval(run, intervalMs);
   state.gatehouseSweeper.unref();
