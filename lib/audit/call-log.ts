@@ -56,10 +56,16 @@ export function recordCall(record: CallRecord): void {
   }
 }
 
-/** Writes what is buffered. Safe to call concurrently: one flush at a time. */
+/**
+ * Writes what is buffered, including what was recorded while an earlier flush was still writing (so that
+ * the flush on shutdown misses nothing). Safe to call concurrently: one flush at a time.
+ */
 export async function flushCallLog(): Promise<void> {
   const current = state();
-  if (current.flushing) return current.flushing;
+  if (current.flushing) {
+    await current.flushing;
+    return flushCallLog();
+  }
   if (current.buffer.length === 0) return;
   const batch = current.buffer.splice(0, current.buffer.length);
   current.flushing = (async () => {

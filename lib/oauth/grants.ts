@@ -146,3 +146,12 @@ export async function lockLiveGrant(grantId: string): Promise<boolean> {
     SELECT revoked_at FROM grants WHERE id = ${grantId} FOR SHARE`;
   return rows.length === 1 && rows[0]!.revoked_at === null;
 }
+
+/**
+ * Takes a grant's row lock for a revocation that the provider starts itself (/oauth/revoke deletes the
+ * tokens before revokeGrant runs): a token request holding the grant (lockLiveGrant) finishes first, or
+ * waits and then finds it revoked — instead of each waiting on the other's rows until one is aborted.
+ */
+export async function lockGrantForRevocation(grantId: string): Promise<void> {
+  await queries().$queryRaw`SELECT id FROM grants WHERE id = ${grantId} FOR UPDATE`;
+}

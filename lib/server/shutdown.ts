@@ -1,18 +1,26 @@
-// Stopping cleanly on SIGTERM/SIGINT (Docker, systemd, Ctrl-C): the buffered call log is written and
-// the database closed — for the embedded database, so that its files are consistent — before the
-// process exits. Next.js's own signal handling is turned off (NEXT_MANUAL_SIG_HANDLE, set by the start
-// tooling and the Dockerfile) so that it does not exit first.
+// Stopping cleanly on SIGTERM/SIGINT (Docker, systemd, Ctrl-C): no new connection is accepted, the
+// requests in flight are answered, then the buffered call log — which by then holds every answered /mcp
+// call — is written and the database closed (for the embedded database, so that its files are
+// consistent), and the process exits with 128 + the signal's number: 143 for SIGTERM, 130 for SIGINT.
+// Next.js's own signal handling is turned off (NEXT_MANUAL_SIG_HANDLE, set by the start tooling and the
+// Dockerfile) so that it does not exit first.
 import { flushCallLog } from '@/lib/audit/call-log';
 import { closeDatabase } from '@/lib/db/client';
+import { drainRequests, trackRequests } from './drain';
+
+/** How long requests in flight may take to finish; with the writes below, within Docker's 10 s grace. */
+const DRAIN_TIMEOUT_MS = 5_000;
 
 const state = globalThis as unknown as { gatehouseShutdown?: boolean };
 
 export function installShutdown(): void {
   if (state.gatehouseShutdown) return;
   state.gatehouseShutdown = true;
+  trackRequests();
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     process.once(signal, () => {
       void (async () => {
+        await drainRequests(DRAIN_TIMEOUT_MS);
         await withTimeout(flushCallLog(), 3_000);
         await withTimeout(closeDatabase(), 3_000);
         process.exit(code);

@@ -26,6 +26,8 @@ export type RunningServer = {
   output(): string;
   /** Stops the process only, keeping its data, port and environment for `startServer(server.restartOptions)`. */
   halt(): Promise<void>;
+  /** Sends `signal` to the process (SIGKILL: a crash) and resolves with how it exited; data and port are kept. */
+  signal(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   restartOptions: StartOptions;
   stop(): Promise<void>;
 };
@@ -84,6 +86,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     env,
     output: () => output,
     halt: () => stopProcess(child),
+    signal: (signal) => signalProcess(child, signal),
     restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env, seedPostgres: false },
     async stop() {
       await stopProcess(child);
@@ -125,6 +128,14 @@ export function stopProcess(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+function signalProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => {
+    child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
+    child.kill(signal);
   });
 }
 

@@ -4,7 +4,7 @@
 import { readLimitedBody } from '@/lib/http/body';
 import { inTransaction } from '@/lib/db/transaction';
 import { storageId } from '../adapter';
-import { revokeGrant } from '../grants';
+import { lockGrantForRevocation, revokeGrant } from '../grants';
 import type { RunProvider } from './register';
 import { oauthError, withBody } from './responses';
 
@@ -21,6 +21,7 @@ export async function handleRevocation(request: Request, run: RunProvider, ip: s
   };
   return inTransaction(async (tx) => {
     const row = await tx.oidcModel.findFirst({ where, select: { grantId: true } });
+    if (row?.grantId) await lockGrantForRevocation(row.grantId);
     const response = await run(forward);
     // RFC 7009 answers 200 even when it revoked nothing (another client's token, an unknown one): only
     // a token the provider actually removed, with its grant, disconnects the app.
