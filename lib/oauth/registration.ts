@@ -97,7 +97,10 @@ export function normalizeRegistration(input: unknown): Metadata {
 
 type RedirectKind = 'https' | 'https-loopback' | 'loopback' | 'custom';
 
-/** SPEC §3: https; http only on loopback; private-use schemes; never javascript:, data:, file:, fragments. */
+/**
+ * SPEC §3: https; http only on loopback; private-use schemes; never javascript:, data:, file:, fragments,
+ * nor userinfo: `https://app.example@evil.example/cb` goes to evil.example while reading as app.example.
+ */
 export function classifyRedirectUri(value: unknown): RedirectKind {
   if (typeof value !== 'string' || !value) {
     throw new RegistrationError('invalid_redirect_uri', 'every redirect URI must be a non-empty string');
@@ -116,6 +119,9 @@ export function classifyRedirectUri(value: unknown): RedirectKind {
   }
   if (FORBIDDEN_SCHEMES.has(url.protocol)) {
     throw new RegistrationError('invalid_redirect_uri', `the ${url.protocol.slice(0, -1)} scheme is not allowed`);
+  }
+  if (url.username || url.password) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a user name or password');
   }
   if (url.protocol === 'https:') {
     if (!url.hostname) throw new RegistrationError('invalid_redirect_uri', `${value} has no host`);

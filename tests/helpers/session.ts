@@ -39,13 +39,16 @@ export class CookieJar {
   }
 }
 
-/** Signs in with email and password; returns the jar and the credentials callback's response. */
-export async function signIn(baseUrl: string, email: string, password: string) {
-  const jar = new CookieJar();
+/**
+ * Signs in with email and password; returns the jar and the credentials callback's response. `jar` may
+ * already hold cookies (a planted session), `headers` go with the credentials (a claimed address).
+ */
+export async function signIn(baseUrl: string, email: string, password: string, options: { jar?: CookieJar; headers?: Record<string, string> } = {}) {
+  const jar = options.jar ?? new CookieJar();
   const { csrfToken } = (await (await jar.fetch(`${baseUrl}/api/auth/csrf`)).json()) as { csrfToken: string };
   const response = await jar.fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...options.headers },
     body: new URLSearchParams({ csrfToken, email, password, json: 'true' }).toString(),
   });
   return { jar, response };

@@ -1,5 +1,9 @@
 // SPEC §3: Client ID Metadata Documents — a client identified by an https URL, without registering.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { startDocumentServer, type DocumentServer } from '../helpers/https-server';
 import { authorizeUrl, Browser, connect, pkce, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
@@ -11,7 +15,7 @@ let server: RunningServer;
 let client: RegisteredClient;
 
 beforeAll(async () => {
-  documents = await startDocumentServer();
+  documents = await startDocumentServer({ hostnames: ['private.test', 'rebind.test', 'mixed.test'] });
   const clientId = `${documents.origin}/apps/cimd-app.json`;
   documents.documents.set('/apps/cimd-app.json', {
     client_id: clientId,
@@ -79,15 +83,80 @@ describe('Client ID Metadata Documents', () => {
   });
 });
 
+describe('redirects', () => {
+  it('never follows a redirect from a document URL, not even to a valid document', async () => {
+    const moved = `${documents.origin}/apps/moved.json`;
+    documents.redirects.set('/apps/moved.json', `${documents.origin}/apps/moved-here.json`);
+    documents.documents.set('/apps/moved-here.json', { client_id: moved, client_name: 'Moved', redirect_uris: ['https://moved.example/cb'] });
+    const response = await fetch(
+      authorizeUrl(server.url, { client: { ...client, client_id: moved, redirect_uris: ['https://moved.example/cb'] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
+    expect(documents.requests.filter((request) => request.endsWith(' /apps/moved.json')).length).toBeGreaterThan(0);
+    expect(documents.requests.some((request) => request.endsWith('/apps/moved-here.json'))).toBe(false);
+  });
+});
+
+// SSRF: the check applies to the address actually connected to, whatever DNS answered before.
 describe('without the test allowance', () => {
-  it('never fetches a document from a loopback or private address', async () => {
-    const plain = await startServer({ database: 'embedded', env: { NODE_EXTRA_CA_CERTS: documents.caBundle } });
-    try {
-      const response = await fetch(authorizeUrl(plain.url, { client, challenge: pkce().challenge }), { redirect: 'manual' });
-      expect(response.status).toBe(400);
-      expect(await response.text()).toMatch(/invalid_client/);
-    } finally {
-      await plain.stop();
-    }
+  let plain: RunningServer;
+  let dnsLog: string;
+  beforeAll(async () => {
+    dnsLog = join(mkdtempSync(join(tmpdir(), 'gatehouse-dns-')), 'lookups.log');
+    writeFileSync(dnsLog, '');
+    // 2001:4860::8888 is a public address this machine cannot reach: connecting to it fails at once.
+    const table = {
+      'private.test': [['127.0.0.1']],
+      'mixed.test': [['2001:4860::8888', '127.0.0.1']],
+      'rebind.test': [['2001:4860::8888'], ['127.0.0.1']],
+    };
+    plain = await startServer({
+      database: 'embedded',
+      env: {
+        NODE_EXTRA_CA_CERTS: documents.caBundle,
+        NODE_OPTIONS: `--require ${join(PROJECT_ROOT, 'tests', 'helpers', 'dns-override.cjs')}`,
+        GATEHOUSE_TEST_DNS: JSON.stringify(table),
+        GATEHOUSE_TEST_DNS_LOG: dnsLog,
+      },
+    });
+  });
+  afterAll(async () => plain?.stop());
+
+  /** Asks the plain server to use the document at `url`, which says it is `url` and would be valid. */
+  async function tryDocument(url: string) {
+    const path = new URL(url).pathname;
+    documents.documents.set(path, { client_id: url, client_name: 'Reachable', redirect_uris: ['https://reach.example/cb'] });
+    const response = await fetch(
+      authorizeUrl(plain.url, { client: { ...client, client_id: url, redirect_uris: ['https://reach.example/cb'] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
+    expect(documents.requests.filter((request) => request.endsWith(` ${path}`))).toEqual([]);
+  }
+
+  const lookups = (host: string) => readFileSync(dnsLog, 'utf8').split('\n').filter((line) => line.startsWith(`${host} `));
+
+  it('never fetches a document from a loopback address', async () => {
+    await tryDocument(`${documents.origin}/apps/loopback.json`);
+  });
+
+  it('never fetches a document from a host name that resolves to a loopback address', async () => {
+    await tryDocument(`https://private.test:${documents.port}/apps/private.json`);
+    expect(lookups('private.test').length).toBeGreaterThan(0);
+  });
+
+  it('checks the address it connected to when DNS answers a public address first and a loopback one second', async () => {
+    await tryDocument(`https://mixed.test:${documents.port}/apps/mixed.json`);
+    expect(lookups('mixed.test').length).toBeGreaterThan(0);
+  });
+
+  it('checks the address it connected to when the answer changes from public to loopback between lookups', async () => {
+    // Two attempts: whichever lookup a check would use, one of them connects to what the second answer names.
+    await tryDocument(`https://rebind.test:${documents.port}/apps/rebind.json`);
+    await tryDocument(`https://rebind.test:${documents.port}/apps/rebind-again.json`);
+    expect(lookups('rebind.test').at(-1)).toBe('rebind.test 127.0.0.1');
   });
 });

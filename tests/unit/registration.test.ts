@@ -16,4 +16,11 @@ describe('registration normalization', () => {
   it.each(['jwks_uri', 'sector_identifier_uri', 'request_uris'])('refuses %s, which would make Gatehouse fetch a URL', (field) => {
     expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: 'https://attacker.example/x' })).toThrow(RegistrationError);
   });
+
+  it.each(['https://app.example@evil.example/cb', 'https://user:secret@app.example/cb', 'http://127.0.0.1@evil.example/cb', 'com.example.app://user@cb'])(
+    'refuses the redirect URI %s: userinfo makes it read as one host and lead to another',
+    (uri) => {
+      expect(() => normalizeRegistration({ redirect_uris: [uri] })).toThrow(/user name or password/);
+    },
+  );
 });

@@ -1,0 +1,175 @@
+// Sessions and sign-in under attack: a session value planted before sign-in is never the one that gets
+// authenticated (session fixation), a consent started in one browser cannot be approved from another,
+// signing out makes the old cookie worthless, and password guessing is throttled per client address —
+// an address a client merely claims in X-Forwarded-For changes nothing (behind a trusted proxy, only the
+// hop it appended counts: unit/client-address.test.ts).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeUrl, Browser, connect, decide, openConsent, pkce, register, type RegisteredClient } from '../helpers/oauth';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { CookieJar, signIn } from '../helpers/session';
+
+const SESSION_COOKIE = 'next-auth.session-token';
+const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD, name: 'Max Member' };
+const owner = { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD, name: 'Olivia Owner' };
+
+let server: RunningServer;
+let client: RegisteredClient;
+beforeAll(async () => {
+  server = await startServer({ database: 'embedded' });
+  client = await register(server.url, { client_name: 'Fixation App', redirect_uris: ['https://app.example/callback'] });
+});
+afterAll(async () => server?.stop());
+
+/** Who a cookie header is signed in as: the name on the home page, or null when sent to /login. */
+async function whoIs(cookie: string): Promise<string | null> {
+  const response = await fetch(`${server.url}/`, { headers: { cookie }, redirect: 'manual' });
+  if (response.status === 307) return null;
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  return [member.name, owner.name].find((name) => html.includes(name)) ?? 'someone else';
+}
+
+async function signOut(jar: CookieJar) {
+  const { csrfToken } = (await (await jar.fetch(`${server.url}/api/auth/csrf`)).json()) as { csrfToken: string };
+  const response = await jar.fetch(`${server.url}/api/auth/signout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken, json: 'true' }).toString(),
+  });
+  expect(response.status).toBe(200);
+}
+
+describe('session fixation', () => {
+  it('replaces a made-up session cookie planted before sign-in, and the planted value signs no one in', async () => {
+    const planted = `planted-${randomBytes(16).toString('hex')}`;
+    const jar = new CookieJar();
+    jar.set(SESSION_COOKIE, planted);
+    const { response } = await signIn(server.url, member.email, member.password, { jar });
+    expect(response.status).toBe(200);
+    const [, issued] = jar.entries().find(([name]) => name === SESSION_COOKIE)!;
+    expect(issued).not.toBe(planted);
+    expect(await whoIs(`${SESSION_COOKIE}=${issued}`)).toBe(member.name);
+    expect(await whoIs(`${SESSION_COOKIE}=${planted}`)).toBeNull();
+  });
+
+  it('replaces an attacker’s own valid session planted in the victim’s browser: the attacker’s cookie never becomes the victim’s', async () => {
+    const attacker = (await signIn(server.url, owner.email, owner.password)).jar;
+    const [, attackerToken] = attacker.entries().find(([name]) => name === SESSION_COOKIE)!;
+
+    const victim = new CookieJar();
+    for (const [name, value] of attacker.entries()) victim.set(name, value);
+    expect((await signIn(server.url, member.email, member.password, { jar: victim })).response.status).toBe(200);
+    const [, victimToken] = victim.entries().find(([name]) => name === SESSION_COOKIE)!;
+
+    expect(victimToken).not.toBe(attackerToken);
+    expect(await whoIs(`${SESSION_COOKIE}=${victimToken}`)).toBe(member.name);
+    expect(await whoIs(`${SESSION_COOKIE}=${attackerToken}`)).toBe(owner.name);
+  });
+
+  it('gives a provider session cookie planted before the consent flow a new identifier when the person approves, and the planted one authorizes nothing', async () => {
+    // The attacker goes through a flow of their own to hold a genuine, signed provider session.
+    const { browser: attacker } = await connect(server.url, client, owner);
+    const plantedSession = attacker.jar.entries().filter(([name]) => name.startsWith('_session'));
+    expect(plantedSession.map(([name]) => name).sort()).toEqual(['_session', '_session.sig']);
+
+    const victim = new Browser(server.url);
+    for (const [name, value] of plantedSession) victim.jar.set(name, value);
+    await victim.signIn(member.email, member.password);
+    const { challenge } = pkce();
+    const form = await openConsent(victim, authorizeUrl(server.url, { client, challenge }));
+    const back = await decide(victim, form, { allow: true });
+    expect(back.searchParams.get('code')).toBeTruthy();
+    const after = new Map(victim.jar.entries());
+    expect(after.get('_session')).toBeTruthy();
+    expect(after.get('_session')).not.toBe(new Map(plantedSession).get('_session'));
+
+    // With only the planted provider cookies, a silent request (prompt=none) yields no code, and an
+    // interactive one ends on the sign-in page.
+    const replay = new Browser(server.url);
+    for (const [name, value] of plantedSession) replay.jar.set(name, value);
+    const silent = await replay.follow(authorizeUrl(server.url, { client, challenge: pkce().challenge, extra: { prompt: 'none' } }));
+    const silentTarget = new URL(silent.url);
+    expect(silentTarget.origin).toBe('https://app.example');
+    expect(silentTarget.searchParams.get('code')).toBeNull();
+    expect(silentTarget.searchParams.get('error')).toMatch(/_required$/);
+    const interactive = await replay.follow(authorizeUrl(server.url, { client, challenge: pkce().challenge }));
+    expect(interactive.url).toMatch(/\/login\?callbackUrl=/);
+  });
+
+  it('refuses to approve a consent request started in another browser, even with a valid form token', async () => {
+    // The attacker starts the request (holding its interaction cookies) and sends the victim the link.
+    const lure = await register(server.url, { client_name: 'Lure App', redirect_uris: ['https://lure.example/callback'] });
+    const attacker = new Browser(server.url);
+    const started = await attacker.jar.fetch(authorizeUrl(server.url, { client: lure, challenge: pkce().challenge }));
+    const consentPath = /\/consent\/[^/?]+/.exec(started.headers.get('location') ?? '')?.[0];
+    expect(consentPath, started.headers.get('location') ?? '').toBeDefined();
+    expect(attacker.jar.has('_interaction')).toBe(true);
+
+    const victim = new Browser(server.url);
+    await victim.signIn(member.email, member.password);
+    const page = await victim.jar.fetch(`${server.url}${consentPath}`);
+    const html = await page.text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+    const form = { uid: consentPath!.split('/').pop()!, csrf: csrf ?? '', orgIds: [], disabledOrgIds: [], html };
+    const back = await decide(victim, { ...form, orgIds: [/name="org" value="([^"]+)"/.exec(html)?.[1] ?? ''] }, { allow: true });
+    expect(back.origin).toBe(server.url);
+    expect(back.searchParams.get('code')).toBeNull();
+    const grants = await victim.jar.fetch(`${server.url}/settings/connected-apps`);
+    const listed = await grants.text();
+    expect(grants.status).toBe(200);
+    expect(listed).toContain('Fixation App'); // connected in the test above: the page does list apps
+    expect(listed).not.toContain('Lure App');
+  });
+});
+
+describe('signing out', () => {
+  it('makes the session cookie worthless, even when replayed by someone who copied it', async () => {
+    const { jar } = await signIn(server.url, member.email, member.password);
+    const [, token] = jar.entries().find(([name]) => name === SESSION_COOKIE)!;
+    expect(await whoIs(`${SESSION_COOKIE}=${token}`)).toBe(member.name);
+    await signOut(jar);
+    expect(await whoIs(`${SESSION_COOKIE}=${token}`)).toBeNull();
+    // Nor does the copied cookie approve a consent request.
+    const copy = new Browser(server.url);
+    copy.jar.set(SESSION_COOKIE, token);
+    const { url } = await copy.follow(authorizeUrl(server.url, { client, challenge: pkce().challenge }));
+    expect(url).toMatch(/\/login\?callbackUrl=/);
+  });
+});
+
+// Last: these spend this address's budget of failed sign-ins.
+describe('password guessing across many accounts from one address', () => {
+  const PER_ADDRESS = 30;
+  // Each attempt costs a bcrypt comparison (cost 12) on purpose; a few run at once.
+  const SLOW = 180_000;
+
+  async function inBatches<T>(count: number, attempt: (index: number) => Promise<T>): Promise<T[]> {
+    const results: T[] = [];
+    for (let start = 0; start < count; start += 6) {
+      results.push(...(await Promise.all(Array.from({ length: Math.min(6, count - start) }, (_, offset) => attempt(start + offset)))));
+    }
+    return results;
+  }
+
+  it('stops an address after 30 failures a minute, whatever X-Forwarded-For it claims; refusals look alike for known and unknown accounts', async () => {
+    const results = await inBatches(PER_ADDRESS, async (attempt) => {
+      // A fresh claimed address each time, and the header Gatehouse stamps itself: neither is believed.
+      const headers = { 'x-forwarded-for': `198.51.100.${attempt + 1}`, 'x-gatehouse-peer-address': `203.0.113.${attempt + 1}` };
+      // Wrong passwords for a real account (fewer than its own lockout) and unknown emails, interleaved.
+      const email = attempt % 2 === 0 && attempt < 18 ? 'viewer@acme.test' : `guess-${attempt}@acme.test`;
+      const { response } = await signIn(server.url, email, `wrong ${attempt}`, { headers });
+      return { status: response.status, body: await response.text() };
+    });
+    expect(results.map((result) => result.status)).toEqual(Array(PER_ADDRESS).fill(401));
+    expect(new Set(results.map((result) => result.body)).size).toBe(1);
+
+    const rightPassword = await signIn(server.url, member.email, member.password, { headers: { 'x-forwarded-for': '192.0.2.77' } });
+    expect(rightPassword.response.status).toBe(401);
+    expect(rightPassword.jar.has(SESSION_COOKIE)).toBe(false);
+    const locked = await rightPassword.response.text();
+    expect(locked).toContain('TooManyAttempts');
+    const unknown = await signIn(server.url, 'nobody-at-all@acme.test', 'anything');
+    expect(await unknown.response.text()).toBe(locked);
+  }, SLOW);
+});

@@ -1,0 +1,36 @@
+// Which address the per-address limits count (sign-in, registration): a client may claim any
+// X-Forwarded-For, so it is believed only with TRUST_PROXY, and then only its last hop — the one the
+// trusted proxy appended. Anything a client prepends, or a forged copy of the header Gatehouse stamps
+// itself, changes nothing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/env';
+import { clientAddress } from '@/lib/http/client-address';
+
+const holder = globalThis as unknown as { gatehouseEnv?: ReturnType<typeof parseEnv> };
+
+function configure(trustProxy: boolean) {
+  holder.gatehouseEnv = parseEnv({ DATABASE_URL: 'postgres://db:5432/gatehouse', AUTH_SECRET: 'x'.repeat(40), TRUST_PROXY: String(trustProxy) });
+}
+
+// What the start-up stamp leaves on a request from 192.0.2.1, whatever the client sent in its place.
+const stamped = (headers: Record<string, string>) => new Headers({ ...headers, 'x-gatehouse-peer-address': '192.0.2.1' });
+
+afterEach(() => {
+  delete holder.gatehouseEnv;
+});
+
+describe('the client address', () => {
+  it('ignores X-Forwarded-For without TRUST_PROXY', () => {
+    configure(false);
+    expect(clientAddress(stamped({ 'x-forwarded-for': '198.51.100.7' }))).toBe('192.0.2.1');
+    expect(clientAddress(stamped({ 'x-forwarded-for': '198.51.100.7, 203.0.113.9' }))).toBe('192.0.2.1');
+  });
+
+  it('behind a trusted proxy, takes the hop the proxy appended, not the ones the client prepended', () => {
+    configure(true);
+    expect(clientAddress(stamped({ 'x-forwarded-for': '203.0.113.9' }))).toBe('203.0.113.9');
+    expect(clientAddress(stamped({ 'x-forwarded-for': '198.51.100.7, 10.0.0.1 ,203.0.113.9' }))).toBe('203.0.113.9');
+    // No header from the proxy: the socket's address.
+    expect(clientAddress(stamped({}))).toBe('192.0.2.1');
+  });
+});
