@@ -16,6 +16,8 @@ export const TEST_DEMO_PASSWORD = 'test-demo-password-1';
 export type RunningServer = {
   url: string;
   port: number;
+  /** The server process's id (to read its memory from /proc). */
+  pid: number;
   dataDir: string;
   database: DatabaseKind;
   postgres: PostgresDatabase | null;
@@ -75,6 +77,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return {
     url,
     port,
+    pid: child.pid!,
     dataDir,
     database: options.database,
     postgres,
