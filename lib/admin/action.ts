@@ -5,9 +5,10 @@
 import { headers } from 'next/headers';
 import type { z } from 'zod';
 import type { Permission } from '@/lib/auth/permissions';
+import { containsUnstorableText } from '@/lib/db/storable-text';
 import { clientAddress } from '@/lib/http/client-address';
 import { requireInstanceAdmin, requireOrgPermission, type InstanceAdmin, type OrgAdmin } from './access';
-import { ConsoleError, invalid } from './errors';
+import { ConsoleError, forbidden, invalid } from './errors';
 
 export type ActionResult<T = null> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -22,6 +23,8 @@ async function settle<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
 }
 
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  // Text PostgreSQL cannot store would fail as a database error ("Something went wrong"): it is bad input.
+  if (containsUnstorableText(input)) throw invalid('The request holds characters that cannot be saved (NUL or broken Unicode).');
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'The request is not valid.');
   return parsed.data;
@@ -42,6 +45,7 @@ export function orgAction<S extends z.ZodType, T>(
 ): (orgSlug: string, input: z.input<S>) => Promise<ActionResult<T>> {
   return (orgSlug, input) =>
     settle(async () => {
+      if (containsUnstorableText(orgSlug)) throw forbidden(); // no org has such a slug
       const admin = await requireOrgPermission(orgSlug, permission);
       return work(admin, parse(schema, input), await context());
     });

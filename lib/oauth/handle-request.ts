@@ -7,6 +7,7 @@ import { clientAddress } from '@/lib/http/client-address';
 import { runNodeHandler, type BridgeOptions } from './bridge';
 import { endForeignProviderSession, normalizeAuthorizationRequest } from './endpoints/authorize';
 import { handleClientManagement, handleRegistration } from './endpoints/register';
+import { clientIdFromPath, refuseUnstorableParameters } from './endpoints/parameters';
 import { corsPreflight, oauthError, temporarilyUnavailable } from './endpoints/responses';
 import { handleRevocation } from './endpoints/revoke';
 import { handleToken } from './endpoints/token';
@@ -33,7 +34,10 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
   const bridge: BridgeOptions = { publicUrl: env().publicUrl, clientAddress: ip };
   const run = (forward: Request) => runNodeHandler(handler, forward, bridge);
 
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
+  const refused = refuseUnstorableParameters(url.searchParams);
+  if (refused) return refused;
   try {
     if (path === '/oauth/register') {
       if (request.method === 'OPTIONS') return corsPreflight('POST');
@@ -41,7 +45,9 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
     }
     if (path.startsWith('/oauth/register/')) {
       if (request.method === 'OPTIONS') return corsPreflight('GET, PUT, DELETE');
-      return await handleClientManagement(request, run, decodeURIComponent(path.slice('/oauth/register/'.length)), ip);
+      const clientId = clientIdFromPath(path.slice('/oauth/register/'.length));
+      if (clientId === null) return oauthError(400, 'invalid_request', 'the client id in the path is not valid');
+      return await handleClientManagement(request, run, clientId, ip);
     }
     if (path === '/oauth/token' && request.method === 'POST') return await handleToken(request, run, provider, ip);
     if (path === '/oauth/revoke' && request.method === 'POST') return await handleRevocation(request, run, ip);

@@ -4,6 +4,8 @@
 // an empty scope, custom-scheme and loopback redirect URIs with `application_type: web` or none at all
 // (made `native`, which is what they are — oidc-provider accepts those URIs only for native clients,
 // and only native clients get RFC 8252's any-port loopback matching).
+import { containsUnstorableText } from '@/lib/db/storable-text';
+
 export const REGISTRATION_LIMITS = {
   bodyBytes: 64 * 1024,
   redirectUris: 10,
@@ -34,6 +36,9 @@ type Metadata = Record<string, unknown>;
 export function normalizeRegistration(input: unknown): Metadata {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new RegistrationError('invalid_client_metadata', 'the registration body must be a JSON object');
+  }
+  if (containsUnstorableText(input)) {
+    throw new RegistrationError('invalid_client_metadata', 'metadata must be well-formed Unicode text without NUL characters');
   }
   const body: Metadata = { ...(input as Metadata) };
 

@@ -23,4 +23,14 @@ describe('registration normalization', () => {
       expect(() => normalizeRegistration({ redirect_uris: [uri] })).toThrow(/user name or password/);
     },
   );
+
+  it.each([
+    ['a lone surrogate in a name', { client_name: '\udf36' }],
+    ['NUL in a redirect URI', { redirect_uris: ['https://x.example/c\u0000b'] }],
+    ['NUL in a nested key', { jwks: { keys: [{ 'k\u0000': 1 }] } }],
+  ])('refuses %s, which PostgreSQL cannot store, as invalid metadata', (_case, fields) => {
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], ...fields })).toThrow(
+      expect.objectContaining({ code: 'invalid_client_metadata' }),
+    );
+  });
 });

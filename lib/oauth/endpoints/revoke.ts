@@ -6,12 +6,16 @@ import { inTransaction } from '@/lib/db/transaction';
 import { storageId } from '../adapter';
 import { lockGrantForRevocation, revokeGrant } from '../grants';
 import type { RunProvider } from './register';
+import { refuseUnstorableParameters } from './parameters';
 import { oauthError, withBody } from './responses';
 
 export async function handleRevocation(request: Request, run: RunProvider, ip: string): Promise<Response> {
   const text = await readLimitedBody(request, 64 * 1024);
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
-  const token = new URLSearchParams(text).get('token');
+  const form = new URLSearchParams(text);
+  const refused = refuseUnstorableParameters(form);
+  if (refused) return refused;
+  const token = form.get('token');
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   if (!token) return run(forward);
 

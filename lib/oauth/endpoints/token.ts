@@ -19,6 +19,7 @@ import { clientSecretMatches } from '../client-secrets';
 import { isDisabled } from '../clients';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
+import { refuseUnstorableParameters } from './parameters';
 import { oauthError, withBody } from './responses';
 
 export const REFRESH_REPLAY_WINDOW_MS = 10_000;
@@ -31,6 +32,8 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   const text = await readLimitedBody(request, TOKEN_BODY_LIMIT);
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
+  const refused = refuseUnstorableParameters(form);
+  if (refused) return refused;
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   const clientId = presentedClientId(request, form);
   // A client an instance admin disabled gets nothing here, not even a repeat from the replay window
