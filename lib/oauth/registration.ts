@@ -66,7 +66,10 @@ export function normalizeRegistration(input: unknown): Metadata {
   body.response_types = ['code'];
 
   if (body.token_endpoint_auth_method === undefined) body.token_endpoint_auth_method = 'none';
-  if (!SUPPORTED_AUTH_METHODS.includes(String(body.token_endpoint_auth_method))) {
+  // A type check, not String(): an object whose own `toString` is not a function cannot be converted
+  // and would throw (a 500) instead of being refused.
+  const authMethod = body.token_endpoint_auth_method;
+  if (typeof authMethod !== 'string' || !SUPPORTED_AUTH_METHODS.includes(authMethod)) {
     throw new RegistrationError(
       'invalid_client_metadata',
       `token_endpoint_auth_method must be one of ${SUPPORTED_AUTH_METHODS.join(', ')}`,

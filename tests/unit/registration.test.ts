@@ -17,6 +17,17 @@ describe('registration normalization', () => {
     expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: 'https://attacker.example/x' })).toThrow(RegistrationError);
   });
 
+  it.each([
+    ['an object whose toString is not a function', { toString: [] }],
+    ['an object', { method: 'none' }],
+    ['a list', ['none']],
+    ['a number', 1],
+  ])('refuses a token_endpoint_auth_method that is %s as invalid metadata, never throwing anything else', (_case, value) => {
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], token_endpoint_auth_method: value })).toThrow(
+      expect.objectContaining({ code: 'invalid_client_metadata' }),
+    );
+  });
+
   it.each(['https://app.example@evil.example/cb', 'https://user:secret@app.example/cb', 'http://127.0.0.1@evil.example/cb', 'com.example.app://user@cb'])(
     'refuses the redirect URI %s: userinfo makes it read as one host and lead to another',
     (uri) => {
