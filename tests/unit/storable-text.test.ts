@@ -21,4 +21,15 @@ describe('text PostgreSQL can store', () => {
     expect(containsUnstorableText({ ok: [1, 'two', { 'key\uDFFF': null }] })).toBe(true);
     expect(containsUnstorableText({ ok: [1, 'two', { three: null }] })).toBe(false);
   });
+
+  it('ends on values that refer to themselves, as forged server-action arguments can', () => {
+    const args: unknown[] = ['acme'];
+    args.push(args);
+    const object: Record<string, unknown> = { name: 'x' };
+    object.self = { again: object };
+    expect(containsUnstorableText(args)).toBe(false);
+    expect(containsUnstorableText(object)).toBe(false);
+    object.bad = 'a\u0000';
+    expect(containsUnstorableText(object)).toBe(true);
+  });
 });
