@@ -7,6 +7,7 @@
 // and a revocation of the same grant never overlap, so every answer has exactly one right value
 // (before its revocation a call answers 200, after it 401). Different connections run concurrently.
 import { connectClient, type Connection } from '../bench/tokens';
+import { postMcp } from '../tests/helpers/mcp';
 import { callServerAction } from '../tests/helpers/server-actions';
 import { signIn, type CookieJar } from '../tests/helpers/session';
 
@@ -196,25 +197,15 @@ async function signedIn(baseUrl: string, email: string, password: string): Promi
 async function callMcp(baseUrl: string, token: string, method: 'tools/call' | 'tools/list'): Promise<{ status: number; ok: boolean; text: string }> {
   const params = method === 'tools/call' ? { name: 'whoami', arguments: {} } : {};
   try {
-    const response = await fetch(`${baseUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const text = await response.text();
-    let ok = false;
-    try {
-      const body = JSON.parse(text) as { result?: { isError?: boolean } };
-      ok = Boolean(body.result) && body.result?.isError !== true;
-    } catch {
-      ok = false;
-    }
-    return { status: response.status, ok, text };
+    const reply = await postMcp(baseUrl, token, { jsonrpc: '2.0', id: 1, method, params }, { 'mcp-protocol-version': '2025-11-25' });
+    const result = reply.body?.result as { isError?: boolean } | undefined;
+    return { status: reply.status, ok: Boolean(result) && result?.isError !== true, text: reply.text };
   } catch (error) {
     return { status: 0, ok: false, text: (error as Error).message };
   }
 }
 
+/** A token request; status 0 when no (JSON) answer came. (Not the test helper's: that one needs the test runner.) */
 async function tokenRequest(baseUrl: string, params: Record<string, string>): Promise<{ status: number; body: Record<string, string | undefined> }> {
   try {
     const response = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });

@@ -47,13 +47,6 @@ export class LeaderLock {
     return false;
   }
 
-  /** Gives the job up (the connection's end releases the lock). */
-  async release(): Promise<void> {
-    const client = this.holding;
-    this.holding = null;
-    await client?.end().catch(() => {});
-  }
-
   private forget(client: pg.Client): void {
     if (this.holding === client) this.holding = null;
     void client.end().catch(() => {});

@@ -53,3 +53,13 @@ export async function signIn(baseUrl: string, email: string, password: string, o
   });
   return { jar, response };
 }
+
+/** Signs out as the sign-out button does (next-auth's CSRF token + signout); returns its response. */
+export async function signOut(baseUrl: string, jar: CookieJar): Promise<Response> {
+  const { csrfToken } = (await (await jar.fetch(`${baseUrl}/api/auth/csrf`)).json()) as { csrfToken: string };
+  return jar.fetch(`${baseUrl}/api/auth/signout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken, json: 'true' }).toString(),
+  });
+}

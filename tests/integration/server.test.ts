@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, withAdmin } from '../helpers/databases';
 import { runCli } from '../helpers/cli';
 import { inspectDatabase } from '../helpers/inspect';
-import { signIn } from '../helpers/session';
+import { signIn, signOut } from '../helpers/session';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
 describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
@@ -90,13 +90,7 @@ describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
 
     const { jar } = await signIn(server.url, 'member@acme.test', TEST_DEMO_PASSWORD);
     expect((await jar.fetch(`${server.url}/`)).status).toBe(200);
-    const { csrfToken } = (await (await jar.fetch(`${server.url}/api/auth/csrf`)).json()) as { csrfToken: string };
-    const signOut = await jar.fetch(`${server.url}/api/auth/signout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfToken, json: 'true' }).toString(),
-    });
-    expect(signOut.status).toBe(200);
+    expect((await signOut(server.url, jar)).status).toBe(200);
     expect(jar.has('next-auth.session-token')).toBe(false);
     expect((await jar.fetch(`${server.url}/`)).status).toBe(307);
   });
