@@ -36,6 +36,32 @@ describe.runIf(HAS_CHROMIUM)('account settings', () => {
     expect((await signIn(url, 'viewer@acme.test', 'a brand new password')).response.status).toBe(200);
   });
 
+  // Before its script has loaded (or with scripts off), the form posts itself with the framework's hidden
+  // fields, bound arguments and all; the check that refuses forged action payloads must let it through.
+  it('changes the password from a form sent without scripts', async () => {
+    const { url } = running.server;
+    const withScripts = await running.browser.newContext();
+    const signInPage = await withScripts.newPage();
+    await signInPage.goto(`${url}/settings/account`);
+    await signInPage.waitForURL(/\/login/);
+    await signInOnPage(signInPage, 'owner@acme.test', TEST_DEMO_PASSWORD);
+    await signInPage.waitForURL(`${url}/settings/account`);
+    const withoutScripts = await running.browser.newContext({ javaScriptEnabled: false });
+    await withoutScripts.addCookies(await withScripts.cookies());
+    const page = await withoutScripts.newPage();
+    await page.goto(`${url}/settings/account`);
+    expect(await page.locator('form input[type=hidden][name^="$ACTION_REF_"]').count()).toBe(1);
+    await page.getByLabel('Current password').fill(TEST_DEMO_PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('changed without scripts');
+    await page.getByLabel('Repeat the new password').fill('changed without scripts');
+    const [response] = await Promise.all([page.waitForResponse((answer) => answer.request().method() === 'POST'), page.getByRole('button', { name: 'Change password' }).click()]);
+    expect(response.status()).toBe(200);
+    await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
+    await withScripts.close();
+    await withoutScripts.close();
+    expect((await signIn(url, 'owner@acme.test', 'changed without scripts')).response.status).toBe(200);
+  });
+
   it('lists the sign-in sessions and signs out of the others; a password change ends them too', async () => {
     const { url } = running.server;
     const elsewhere = await signIn(url, 'member@acme.test', TEST_DEMO_PASSWORD);

@@ -6,13 +6,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases';
-import { fetchWithin, fuzz, hostileString, mutatedObjectText, tallied, total, type Tally, wrongTypeText } from '../helpers/hostile-input';
+import { deepNestingText, fetchWithin, fuzz, hostileJsonText, hostileString, mutatedObjectText, randomBytes, tallied, total, type Tally, wrongTypeText } from '../helpers/hostile-input';
 import { serverActionId } from '../helpers/server-actions';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { expectStillUp, memoryProbe } from '../helpers/server-health';
 import { signIn, type CookieJar } from '../helpers/session';
 
 const INPUTS = 1200;
+const RAW_INPUTS = 400;
 const UNEXPECTED = 'Something went wrong. Nothing was changed; please try again.';
 
 /** Each action with a valid input for the fuzzer to break (ids that exist nowhere: nothing real changes by chance). */
@@ -103,34 +104,89 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
   }, 180_000);
 
   // React's reply format lets a payload refer to itself (`$0` is the arguments, `$@0` a promise of them,
-  // `$Q0`/`$W0` a Map/Set built from them). Such arguments once sent the action wrapper's input check
-  // round a cycle until the process ran out of memory — from a signed-out caller too, since the org slug
-  // is checked before the person. Every such call must be answered, and the server must stay up.
-  // (Some — a Map or Set of them, a reference to a part that was never sent — fail inside the framework's
-  // decoder before any Gatehouse code runs, which answers 500 with an error row on some pages: a known
-  // gap, listed in SECURITY.md. They must still be answered. The ones that reach the actions must be
-  // refusals.)
-  it('answers forged self-referring arguments, signed in or not, and stays up', async () => {
-    const reachingActions = ['["$0"]', '["$@0"]', '["acme","$0"]', '["acme","$@0"]', '["acme",{"tool":"$0","restricted":true}]'];
-    const refusedByFramework = ['["$Q0"]', '["$W0"]', '["acme",["$1"]]'];
-    const forged = [...reachingActions, ...refusedByFramework];
+  // `$Q0`/`$W0` a Map/Set built from them) or to parts never sent. Such arguments once sent the action
+  // wrapper's input check round a cycle until the process ran out of memory (from a signed-out caller too),
+  // and others failed inside the framework's decoder with a 500. The proxy now refuses every payload that
+  // React's client would not send, before it is decoded: 400, signed in or not, on every page, whether the
+  // call comes as JSON text, as a multipart call, or as a form posted before its script loaded.
+  it('refuses forged references with a 400 before they are decoded, signed in or not, and stays up', async () => {
+    const forged = [
+      '["$0"]', '["$@0"]', '["acme","$0"]', '["acme","$@0"]', '["acme",{"tool":"$0","restricted":true}]',
+      '["$Q0"]', '["$W0"]', '["acme",["$1"]]', '["acme","$h0"]', '["$T"]', '["acme","$0:0:0"]', '["acme","$K1"]',
+      `${'['.repeat(5_000)}${']'.repeat(5_000)}`, '["acme",', '',
+    ];
     const action = ORG_ACTIONS.find((candidate) => candidate.name === 'setToolRestrictedAction')!;
-    const instanceAction = INSTANCE_ACTIONS[0]!;
+    const actionId = serverActionId(action.file, action.name);
+    const instanceId = serverActionId(INSTANCE_ACTIONS[0]!.file, INSTANCE_ACTIONS[0]!.name);
+    const expectRefused = async (response: Response, where: string) => {
+      const body = await response.text();
+      expect(response.status, `${where}: ${body.slice(0, 300)}`).toBe(400);
+      expect(JSON.parse(body), where).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^Malformed server action request: /) });
+    };
     for (const cookie of [owner.header(), null]) {
-      for (const [target, page] of [[action, '/admin/acme'], [instanceAction, '/admin/instance']] as const) {
+      const who = cookie ? 'signed in' : 'signed out';
+      const headers = { origin: server.url, accept: 'text/x-component', ...(cookie ? { cookie } : {}) };
+      for (const [id, page] of [[actionId, '/admin/acme'], [instanceId, '/admin/instance'], [actionId, '/settings/account'], [actionId, '/']] as const) {
         for (const args of forged) {
           const response = await fetchWithin(`${server.url}${page}`, {
             method: 'POST',
-            headers: { 'next-action': serverActionId(target.file, target.name), 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', origin: server.url, ...(cookie ? { cookie } : {}) },
+            headers: { ...headers, 'next-action': id, 'content-type': 'text/plain;charset=UTF-8' },
             body: args,
           });
-          const body = await response.text();
-          const where = `${target.name}(${args}) ${cookie ? 'signed in' : 'signed out'}: ${body.slice(0, 300)}`;
-          if (refusedByFramework.includes(args)) expect([200, 500], where).toContain(response.status);
-          else expect(response.status, where).toBeLessThan(500);
+          await expectRefused(response, `${page} ${args.slice(0, 40)} ${who}`);
         }
+        // The same as a multipart call: its parts may point at each other, but only forward.
+        for (const parts of [{ 0: '["$1"]', 1: '["$@1"]' }, { 0: '["acme","$K1","$@0"]' }, { 0: '["$@2"]', 2: '["$0"]' }, { 1: '[]' }]) {
+          const form = new FormData();
+          for (const [name, text] of Object.entries(parts)) form.append(name, text);
+          const response = await fetchWithin(`${server.url}${page}`, { method: 'POST', headers: { ...headers, 'next-action': id }, body: form });
+          await expectRefused(response, `${page} multipart ${JSON.stringify(parts)} ${who}`);
+        }
+        // A form posted without its script: the bound arguments of `$ACTION_REF_1` refer to themselves.
+        const form = new FormData();
+        form.append('$ACTION_REF_1', '');
+        form.append('$ACTION_1:0', JSON.stringify({ id, bound: '$@0' }));
+        const response = await fetchWithin(`${server.url}${page}`, { method: 'POST', headers, body: form });
+        await expectRefused(response, `${page} form without script ${who}`);
       }
     }
     await expectStillUp(server);
   }, 120_000);
+
+  it('answers raw hostile payloads (bytes, deep nesting, unescaped JSON, forged parts) with a refusal, never a 5xx or a hang', async () => {
+    const tally: Tally = {};
+    const memory = memoryProbe(server);
+    const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS].map((action) => serverActionId(action.file, action.name));
+    const payload = fc.record({
+      id: fc.constantFrom(...ids),
+      page: fc.constantFrom('/admin/acme', '/admin/instance', '/settings/account', '/'),
+      body: fc.oneof(
+        randomBytes,
+        deepNestingText,
+        hostileJsonText,
+        fc.tuple(orgSlug, wrongTypeText).map(([slug, input]) => `[${slug},${input}]`),
+        fc
+          .array(fc.constantFrom('$0', '$@1', '$Q1', '$W2', '$K1', '$1:a', '$T', '$h1', '$undefined', '$n9', '$D1', '$$x'), { minLength: 1, maxLength: 4 })
+          .map((refs) => JSON.stringify(['acme', ...refs])),
+      ),
+    });
+    const send = async ({ id, page, body }: { id: string; page: string; body: string | Uint8Array<ArrayBuffer> }) => {
+      const response = await fetchWithin(`${server.url}${page}`, {
+        method: 'POST',
+        headers: { 'next-action': id, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', origin: server.url, cookie: owner.header() },
+        body,
+      });
+      const text = await response.text();
+      tallied(tally, response.status);
+      expect(response.status, `${response.status} for ${page} ${String(body).slice(0, 200)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+    };
+    let tried = await fuzz(payload, { inputs: RAW_INPUTS / 2, parallel: 4 }, send);
+    await memory.mark();
+    tried += await fuzz(payload, { inputs: RAW_INPUTS / 2, parallel: 4 }, send);
+    await memory.mark();
+    console.log(`console actions, raw payloads: ${tried} hostile calls, answers by status ${JSON.stringify(tally)}; ${memory.describe()}`);
+    expect(total(tally)).toBe(tried);
+    await expectStillUp(server);
+    memory.expectFlat();
+  }, 180_000);
 });
