@@ -5,7 +5,7 @@
 // - server-action requests: checks their payload before the framework decodes it (lib/server/action-payload.ts
 //   says why), so that a forged one gets a 400 instead of failing inside the decoder.
 import { NextResponse, type NextRequest } from 'next/server';
-import { boundArgumentPrefixes, partsFromForm, refuseActionPayload, type PayloadPart } from './lib/server/action-payload';
+import { boundArgumentPrefixes, partsFromForm, refuseActionPayload, type PayloadPart, type PayloadRoot } from './lib/server/action-payload';
 
 export const REQUEST_PATH_HEADER = 'x-gatehouse-request-path';
 /** The framework's default `serverActions.bodySizeLimit`, which Gatehouse keeps. */
@@ -40,7 +40,7 @@ async function refuseServerAction(request: NextRequest): Promise<string | null> 
   if (!multipart) {
     // Decoded as the framework decodes it, keeping a byte-order mark (which then fails JSON.parse there too).
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await request.arrayBuffer());
-    return refuseActionPayload([{ id: 0, text }], { formData: false });
+    return refuseActionPayload([{ id: 0, text }], { formData: false, root: 'arguments' });
   }
 
   let form: FormData;
@@ -49,12 +49,12 @@ async function refuseServerAction(request: NextRequest): Promise<string | null> 
   } catch {
     return 'the multipart body cannot be read';
   }
-  const payloads: { prefix: string; formData: boolean }[] = fetchAction
-    ? [{ prefix: '', formData: true }]
-    : boundArgumentPrefixes(form).map((prefix) => ({ prefix, formData: false }));
-  for (const { prefix, formData } of payloads) {
+  const payloads: { prefix: string; formData: boolean; root: PayloadRoot }[] = fetchAction
+    ? [{ prefix: '', formData: true, root: 'arguments' }]
+    : boundArgumentPrefixes(form).map((prefix) => ({ prefix, formData: false, root: 'descriptor' }));
+  for (const { prefix, formData, root } of payloads) {
     const parts: PayloadPart[] | string = partsFromForm(form, prefix);
-    const refusal = typeof parts === 'string' ? parts : refuseActionPayload(parts, { formData });
+    const refusal = typeof parts === 'string' ? parts : refuseActionPayload(parts, { formData, root });
     if (refusal) return refusal;
   }
   return null;

@@ -19,11 +19,19 @@ const FORM_DATA_REFERENCE = /^\$K[0-9a-f]{1,8}$/;
 const BIG_INT = /^\$n-?[0-9]{1,300}$/;
 const MAX_DEPTH = 32;
 
+/** What the root part must be: a call's argument list, or the descriptor of a form's bound action. */
+export type PayloadRoot = 'arguments' | 'descriptor';
+
+/** The framework's limit on an action's arguments (it throws beyond it). */
+const MAX_ARGUMENTS = 1000;
+
 /**
  * Why the payload cannot be passed to the decoder, or null when it can. `formData` says whether FormData
- * references (`$K…`) may appear, which only a multipart fetch payload can carry.
+ * references (`$K…`) may appear, which only a multipart fetch payload can carry. A call's root part is
+ * applied as the action's argument list, so it must be an array (a number there is a TypeError in the
+ * framework); a form's root describes the action (`{"id":…,"bound":…}`).
  */
-export function refuseActionPayload(parts: PayloadPart[], options: { formData: boolean }): string | null {
+export function refuseActionPayload(parts: PayloadPart[], options: { formData: boolean; root: PayloadRoot }): string | null {
   if (!parts.some((part) => part.id === 0)) return 'the payload has no root part';
   const present = new Set(parts.map((part) => part.id));
   for (const part of parts) {
@@ -32,6 +40,10 @@ export function refuseActionPayload(parts: PayloadPart[], options: { formData: b
       value = JSON.parse(part.text);
     } catch {
       return `part ${part.id} is not JSON`;
+    }
+    if (part.id === 0) {
+      const refusal = refuseRoot(value, options.root);
+      if (refusal) return refusal;
     }
     // JSON.parse builds a tree, so a walk with an explicit stack ends and cannot overflow; React's own
     // walk is recursive, so depth is bounded here too (Gatehouse's forms send three levels at most).
@@ -47,6 +59,16 @@ export function refuseActionPayload(parts: PayloadPart[], options: { formData: b
       }
     }
   }
+  return null;
+}
+
+function refuseRoot(value: unknown, root: PayloadRoot): string | null {
+  if (root === 'arguments') {
+    if (!Array.isArray(value)) return 'the arguments are not a list';
+    if (value.length > MAX_ARGUMENTS) return `more than ${MAX_ARGUMENTS} arguments`;
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the action descriptor is not an object';
   return null;
 }
 

@@ -3,10 +3,11 @@
 // its requests are seen through Node's documented `http.server.*` diagnostics channels instead.
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 
 type Started = { request: IncomingMessage; response: ServerResponse; server: Server };
 
-type DrainState = { servers: Set<Server>; inFlight: Set<ServerResponse>; draining: boolean; settled?: () => void };
+type DrainState = { servers: Set<Server>; inFlight: Set<ServerResponse>; draining: boolean };
 
 const holder = globalThis as unknown as { gatehouseDrain?: DrainState };
 
@@ -21,22 +22,20 @@ export function trackRequests(): void {
     state.inFlight.add(response);
     // A keep-alive connection must not carry a next request once draining: this answer closes it.
     if (state.draining) response.shouldKeepAlive = false;
-    const done = () => {
-      state.inFlight.delete(response);
-      if (state.draining) {
-        server.closeIdleConnections();
-        if (state.inFlight.size === 0) state.settled?.();
-      }
-    };
+    const done = () => state.inFlight.delete(response);
     response.once('finish', done);
     response.once('close', done);
   });
 }
 
 /**
- * Stops accepting connections (new ones are refused from now on), lets the requests in flight finish —
- * their keep-alive connections closed after their answer — and resolves when they have, or after
- * `timeoutMs`, when whatever is left is cut.
+ * Stops accepting connections (new ones are refused from now on) and lets the requests in flight finish,
+ * each answer closing its connection. Connections that are open but idle are *not* cut: a reverse proxy
+ * may be sending its next request on one at this very moment, and a connection closed under it fails that
+ * request (nginx answers 502, and cannot retry a POST that reached an instance). They keep being served —
+ * every answer now closes its connection — until their client closes them or they reach the server's
+ * keep-alive timeout (5 s; a proxy's idle timeout towards instances should be shorter). Resolves when every
+ * connection has ended, or after `timeoutMs`, when whatever is left is cut.
  */
 export async function drainRequests(timeoutMs: number): Promise<void> {
   const state = holder.gatehouseDrain;
@@ -45,17 +44,13 @@ export async function drainRequests(timeoutMs: number): Promise<void> {
   for (const response of state.inFlight) {
     if (!response.headersSent) response.shouldKeepAlive = false;
   }
-  for (const server of state.servers) {
-    server.close();
-    server.closeIdleConnections();
-  }
-  if (state.inFlight.size > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      state.settled = resolve;
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    clearTimeout(timer);
-  }
+  let timer: NodeJS.Timeout | undefined;
+  const closed = [...state.servers].map(
+    // net.Server's close only stops listening and calls back once every connection has ended; http.Server's
+    // own close would also cut the idle connections at once.
+    (server) => new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve())),
+  );
+  await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
   for (const server of state.servers) server.closeAllConnections();
 }

@@ -13,7 +13,7 @@
 // SIGTERM drains: requests in flight are answered, new connections are refused, every answered /mcp call
 // has its call-log row, and the process exits with 143 (lib/server/shutdown.ts).
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createPostgresDatabase, DATABASES, type PostgresDatabase } from '../helpers/databases';
@@ -248,8 +248,12 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
     );
     expect(answered.map((reply) => reply.status)).toEqual(Array(10).fill(200));
 
-    // In flight when the signal arrives: headers and half the body sent, the rest after it.
+    // An idle keep-alive connection, as a reverse proxy keeps them: it carried one answer before the signal.
+    const proxyConnection = new Agent({ keepAlive: true, maxSockets: 1 });
     const body = JSON.stringify(rpc('tools/call', { name: 'whoami', arguments: {} }));
+    expect((await postOn(proxyConnection, server.port, tokens.access_token, body)).status).toBe(200);
+
+    // In flight when the signal arrives: headers and half the body sent, the rest after it.
     const inFlight = Array.from({ length: 5 }, () => slowPost(server.port, tokens.access_token, body));
     await Promise.all(inFlight.map((call) => call.headersSent));
     await pause(300);
@@ -264,6 +268,11 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
       (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
     );
     expect(refused, 'a new connection once draining').toBe('ECONNREFUSED');
+    // The idle connection was left open: a request a proxy sends on it now is answered, not cut, and the
+    // answer closes the connection so that the proxy does not use it again.
+    const onIdle = await postOn(proxyConnection, server.port, tokens.access_token, body);
+    expect(onIdle, 'a request on a connection that was idle when the signal came').toMatchObject({ status: 200, connection: 'close' });
+    proxyConnection.destroy();
 
     for (const call of inFlight) call.finish();
     const replies = await Promise.all(inFlight.map((call) => call.reply));
@@ -274,12 +283,32 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
     expect(await exited).toEqual({ code: 143, signal: null });
 
     const { rows } = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM mcp_calls WHERE grant_id = $1 AND http_status = 200 AND tool_name = 'whoami'", [grantId]);
-    expect(rows[0]!.n, 'call-log rows of the answered calls').toBe(answered.length + inFlight.length);
+    expect(rows[0]!.n, 'call-log rows of the answered calls').toBe(answered.length + inFlight.length + 2);
 
     server = await startServer(server.restartOptions); // for afterAll, and: it starts again cleanly
     expect((await postMcp(server.url, tokens.access_token, rpc('ping'))).status).toBe(200);
   }, 60_000);
 });
+
+/** A POST /mcp on the agent's connection; a connection cut before the answer is status 0. */
+function postOn(agent: Agent, port: number, token: string, body: string): Promise<{ status: number; connection: string | undefined }> {
+  return new Promise((resolve) => {
+    const request = httpRequest({
+      agent,
+      host: '127.0.0.1',
+      port,
+      path: '/mcp',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    });
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+    });
+    request.on('error', () => resolve({ status: 0, connection: undefined }));
+    request.end(body);
+  });
+}
 
 /** A POST /mcp whose body is sent in two halves: the second only when `finish()` is called. */
 function slowPost(port: number, token: string, body: string) {

@@ -13,7 +13,7 @@ import { expectStillUp, memoryProbe } from '../helpers/server-health';
 import { signIn, type CookieJar } from '../helpers/session';
 
 const INPUTS = 1200;
-const RAW_INPUTS = 400;
+const RAW_INPUTS = Number(process.env.FUZZ_RAW_INPUTS ?? 600);
 const UNEXPECTED = 'Something went wrong. Nothing was changed; please try again.';
 
 /** Each action with a valid input for the fuzzer to break (ids that exist nowhere: nothing real changes by chance). */
@@ -157,28 +157,46 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     const tally: Tally = {};
     const memory = memoryProbe(server);
     const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS].map((action) => serverActionId(action.file, action.name));
-    const payload = fc.record({
-      id: fc.constantFrom(...ids),
-      page: fc.constantFrom('/admin/acme', '/admin/instance', '/settings/account', '/'),
-      body: fc.oneof(
-        randomBytes,
-        deepNestingText,
-        hostileJsonText,
-        fc.tuple(orgSlug, wrongTypeText).map(([slug, input]) => `[${slug},${input}]`),
-        fc
-          .array(fc.constantFrom('$0', '$@1', '$Q1', '$W2', '$K1', '$1:a', '$T', '$h1', '$undefined', '$n9', '$D1', '$$x'), { minLength: 1, maxLength: 4 })
-          .map((refs) => JSON.stringify(['acme', ...refs])),
-      ),
-    });
-    const send = async ({ id, page, body }: { id: string; page: string; body: string | Uint8Array<ArrayBuffer> }) => {
-      const response = await fetchWithin(`${server.url}${page}`, {
-        method: 'POST',
-        headers: { 'next-action': id, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', origin: server.url, cookie: owner.header() },
-        body,
-      });
-      const text = await response.text();
+    const text = fc.oneof(
+      deepNestingText,
+      hostileJsonText,
+      fc.tuple(orgSlug, wrongTypeText).map(([slug, input]) => `[${slug},${input}]`),
+      fc
+        .array(fc.constantFrom('$0', '$@1', '$Q1', '$W2', '$K1', '$1:a', '$T', '$h1', '$undefined', '$n9', '$D1', '$$x'), { minLength: 1, maxLength: 4 })
+        .map((refs) => JSON.stringify(['acme', ...refs])),
+    );
+    // A call as JSON text or as multipart (numbered parts and FormData entries), or a form posted without
+    // its script (bound arguments under `$ACTION_REF_1`, no Next-Action header).
+    const body = fc.oneof(
+      fc.oneof(randomBytes, text).map((payload) => ({ kind: 'text' as const, payload })),
+      fc
+        .array(fc.tuple(fc.constantFrom('0', '1', '2', '10', '1_name', '01'), text), { minLength: 1, maxLength: 4 })
+        .map((parts) => ({ kind: 'multipart' as const, parts })),
+      fc.tuple(fc.option(text), fc.constantFrom('$@1', '$1', '$@0', 'null', '5', '$Q1')).map(([bound, reference]) => ({ kind: 'form' as const, bound, reference })),
+    );
+    const payload = fc.record({ id: fc.constantFrom(...ids), page: fc.constantFrom('/admin/acme', '/admin/instance', '/settings/account', '/'), body });
+    type Payload = typeof payload extends fc.Arbitrary<infer T> ? T : never;
+    const request = ({ id, body }: Payload): RequestInit => {
+      const headers: Record<string, string> = { accept: 'text/x-component', origin: server.url, cookie: owner.header() };
+      if (body.kind === 'text') return { method: 'POST', headers: { ...headers, 'next-action': id, 'content-type': 'text/plain;charset=UTF-8' }, body: body.payload };
+      const form = new FormData();
+      if (body.kind === 'multipart') {
+        for (const [name, value] of body.parts) form.append(name, value);
+        return { method: 'POST', headers: { ...headers, 'next-action': id }, body: form };
+      }
+      form.append('$ACTION_REF_1', '');
+      const bound = ['null', '5'].includes(body.reference) ? JSON.parse(body.reference) : body.reference;
+      form.append('$ACTION_1:0', JSON.stringify({ id, bound }));
+      if (body.bound !== null) form.append('$ACTION_1:1', body.bound);
+      form.append('name', 'Fuzz');
+      return { method: 'POST', headers, body: form };
+    };
+    const send = async (input: Payload) => {
+      const response = await fetchWithin(`${server.url}${input.page}`, request(input));
+      const answer = await response.text();
       tallied(tally, response.status);
-      expect(response.status, `${response.status} for ${page} ${String(body).slice(0, 200)}: ${text.slice(0, 300)}`).toBeLessThan(500);
+      const shown = input.body.kind === 'text' ? String(input.body.payload) : JSON.stringify(input.body);
+      expect(response.status, `${response.status} for ${input.page} ${input.body.kind} ${shown.slice(0, 300)}: ${answer.slice(0, 300)}`).toBeLessThan(500);
     };
     let tried = await fuzz(payload, { inputs: RAW_INPUTS / 2, parallel: 4 }, send);
     await memory.mark();

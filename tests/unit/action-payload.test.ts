@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { boundArgumentPrefixes, partsFromForm, refuseActionPayload } from '../../lib/server/action-payload';
 
-const plain = (text: string) => refuseActionPayload([{ id: 0, text }], { formData: false });
+const plain = (text: string) => refuseActionPayload([{ id: 0, text }], { formData: false, root: 'arguments' });
+const ARGUMENTS = { formData: false, root: 'arguments' } as const;
+const DESCRIPTOR = { formData: false, root: 'descriptor' } as const;
 
 describe('server-action payload check', () => {
   it("admits what Gatehouse's pages send: plain JSON, escaped dollars, the client's special values", () => {
     expect(plain('["acme",{"tool":"whoami","restricted":true}]')).toBeNull();
     expect(plain('["acme",{"name":"$$money","note":"$$0"}]')).toBeNull();
     expect(plain('["$undefined","$NaN","$Infinity","$-Infinity","$-0","$D2026-11-30T00:00:00.000Z","$n-12345"]')).toBeNull();
-    expect(plain('"just text"')).toBeNull();
+    expect(plain('[]')).toBeNull();
   });
 
   it('admits a multipart form call (FormData reference) and the bound-arguments promise of a form sent before its script', () => {
-    expect(refuseActionPayload([{ id: 0, text: '[null,"$K1"]' }], { formData: true })).toBeNull();
-    expect(refuseActionPayload([{ id: 0, text: '{"id":"7f00","bound":"$@1"}' }, { id: 1, text: '[null]' }], { formData: false })).toBeNull();
-    expect(refuseActionPayload([{ id: 0, text: '["$1a"]' }, { id: 26, text: '{}' }], { formData: false })).toBeNull();
+    expect(refuseActionPayload([{ id: 0, text: '[null,"$K1"]' }], { formData: true, root: 'arguments' })).toBeNull();
+    expect(refuseActionPayload([{ id: 0, text: '{"id":"7f00","bound":"$@1"}' }, { id: 1, text: '[null]' }], DESCRIPTOR)).toBeNull();
+    expect(refuseActionPayload([{ id: 0, text: '{"id":"7f00","bound":null}' }], DESCRIPTOR)).toBeNull();
+    expect(refuseActionPayload([{ id: 0, text: '["$1a"]' }, { id: 26, text: '{}' }], ARGUMENTS)).toBeNull();
   });
 
   it.each([
@@ -33,6 +36,11 @@ describe('server-action payload check', () => {
     ['["$n1e5"]', 'never sends'],
     [`["$n${'9'.repeat(301)}"]`, 'never sends'],
     ['{"a":', 'not JSON'],
+    ['-8', 'not a list'],
+    ['"text"', 'not a list'],
+    ['{"0":"acme"}', 'not a list'],
+    ['null', 'not a list'],
+    [`[${Array(1001).fill(0).join(',')}]`, 'more than 1000 arguments'],
     ['', 'not JSON'],
   ])('refuses %s', (text, reason) => {
     expect(plain(text)).toContain(reason);
@@ -40,14 +48,16 @@ describe('server-action payload check', () => {
 
   it('refuses references between parts that run backwards or in a cycle, and a payload without its root', () => {
     const cycle = [{ id: 0, text: '["$1"]' }, { id: 1, text: '["$@1"]' }];
-    expect(refuseActionPayload(cycle, { formData: false })).toContain('refers back to part 1');
-    expect(refuseActionPayload([{ id: 0, text: '["$2"]' }, { id: 2, text: '["$0"]' }], { formData: false })).toContain('refers back to part 0');
-    expect(refuseActionPayload([{ id: 1, text: '[]' }], { formData: false })).toContain('no root part');
+    expect(refuseActionPayload(cycle, ARGUMENTS)).toContain('refers back to part 1');
+    expect(refuseActionPayload([{ id: 0, text: '["$2"]' }, { id: 2, text: '["$0"]' }], ARGUMENTS)).toContain('refers back to part 0');
+    expect(refuseActionPayload([{ id: 1, text: '[]' }], ARGUMENTS)).toContain('no root part');
+    expect(refuseActionPayload([{ id: 0, text: '{"id":"7f","bound":"$@0"}' }], DESCRIPTOR)).toContain('refers back to part 0');
+    expect(refuseActionPayload([{ id: 0, text: '["7f"]' }], DESCRIPTOR)).toContain('descriptor is not an object');
   });
 
   it('refuses nesting deeper than the decoder should walk, without overflowing its own stack', () => {
     expect(plain(`${'['.repeat(33)}${']'.repeat(33)}`)).toContain('nests deeper');
-    expect(plain(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)).toContain('nests deeper');
+    expect(plain(`[${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}]`)).toContain('nests deeper');
     expect(plain(`${'['.repeat(32)}${']'.repeat(32)}`)).toBeNull();
   });
 
