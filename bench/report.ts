@@ -1,5 +1,6 @@
 // The benchmark's results as a Markdown table (for the README) and JSON (for comparisons over time).
 import { cpus, totalmem } from 'node:os';
+import type { Percentiles } from './floor';
 import type { Measurement } from './measure';
 
 export type ScalePoint = {
@@ -14,6 +15,9 @@ export type ScalePoint = {
 /** B with about a thousand stored tokens against B with a million (PostgreSQL only). */
 export type ScaleRun = { before: ScalePoint; after: ScalePoint; seedSeconds: number; vacuumSeconds: number };
 
+/** Beside B's fixed-rate run: the harness floor at the same rate, and B's time inside the handler. */
+export type TailReading = { rate: number; floor: Percentiles; handler: (Percentiles & { calls: number }) | null };
+
 export type DatabaseRun = {
   database: string;
   measurements: Measurement[];
@@ -21,6 +25,7 @@ export type DatabaseRun = {
   connections: number;
   seedSeconds: number;
   scale: ScaleRun | null;
+  tail: TailReading;
 };
 
 export type Report = { at: string; machine: string; node: string; secondsPerRun: number; runs: DatabaseRun[] };
@@ -57,9 +62,16 @@ export function markdown(report: Report): string {
         '',
       );
     }
+    lines.push(tailLine(run.tail), '');
     if (run.scale) lines.push(...scaleLines(run.scale), '');
   }
   return lines.join('\n');
+}
+
+function tailLine({ rate, floor, handler }: TailReading): string {
+  const percentiles = (p: Percentiles) => `p50 ${round(p.p50, 1)} / p90 ${round(p.p90, 1)} / p99 ${round(p.p99, 1)} ms`;
+  const inside = handler ? `; B inside Gatehouse's /mcp handler (call log, ${handler.calls} calls): ${percentiles(handler)}` : '';
+  return `Tail at ${rate} req/s: a plain Node.js HTTP server (no framework) through the same pacer: ${percentiles(floor)}${inside}.`;
 }
 
 function scaleLines({ before, after, seedSeconds, vacuumSeconds }: ScaleRun): string[] {

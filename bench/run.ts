@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '@/lib/cli/standalone';
 import { seedFiller } from './bulk-seed';
 import { createSeededDatabase, type PreparedDatabase } from './database';
+import { handlerLatency, harnessFloor } from './floor';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
-import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint } from './report';
+import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
 import { BASELINE, scenarios, whoamiScenario, type Scenario } from './scenarios';
 import { ensureBuild, startBenchServer, type BenchServer } from './server';
 import { connectClients, type Connection } from './tokens';
@@ -51,10 +52,10 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
     console.log(`bench [${kind}]: ${connections.length} grants through the OAuth flow in ${seedSeconds.toFixed(1)} s`);
     const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
     const all = scenarios(connections).filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
-    const measurements = await measureAll(kind, server, all);
+    const { measurements, tail } = await measureAll(kind, server, all, database.url);
     const peakRssMb = server.peakRssMb();
     const scale = scaling ? await scaling.finish() : null;
-    return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale };
+    return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale, tail };
   } finally {
     await server.stop();
     await database.drop();
@@ -62,7 +63,7 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
 }
 
 /** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
-async function measureAll(kind: string, server: BenchServer, all: Scenario[]): Promise<Measurement[]> {
+async function measureAll(kind: string, server: BenchServer, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
   // Unrecorded warm-up: Next.js loads route modules, V8 optimizes the hot code, the pool fills.
   for (const scenario of all) await maxThroughput(server.url, scenario, WARMUP_SECONDS);
   server.resetPeak();
@@ -73,8 +74,11 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[]): P
   }
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
   const measurements: Measurement[] = [];
+  let whoamiWindow: [Date, Date] | null = null;
   for (const scenario of all) {
+    const from = new Date();
     const fixed = await latencyAt(server.url, scenario, SECONDS, rate);
+    if (scenario.key === 'B') whoamiWindow = [from, new Date()];
     const max = maxima.get(scenario.key)!;
     measurements.push({
       key: scenario.key,
@@ -90,7 +94,12 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[]): P
     });
     console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
   }
-  return measurements;
+  const floor = await harnessFloor(rate, SECONDS);
+  console.log(`bench [${kind}] plain Node.js server at ${rate} req/s: p50 ${floor.p50} ms, p99 ${floor.p99} ms`);
+  // By now the call log has flushed B's calls (it writes at least once a second).
+  const handler = databaseUrl && whoamiWindow ? await handlerLatency(databaseUrl, 'whoami', ...whoamiWindow) : null;
+  if (handler) console.log(`bench [${kind}] B inside the handler: p50 ${handler.p50} ms, p99 ${handler.p99} ms (${handler.calls} calls)`);
+  return { measurements, tail: { rate, floor, handler } };
 }
 
 /**
