@@ -1,18 +1,4 @@
-// Scripts and styles only from Gatehouse itself (inline ones too: Next.js streams its page data in inline
-// scripts, and charts set inline styles); images also over https; nothing may frame a page,
-// load a plugin, or rebase relative URLs. No form-action: the consent form's answer is a redirect to the
-// client's own redirect URI, which form-action would block.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { ROUTE_CONTENT_SECURITY_POLICY } from './lib/http/content-security-policy.mjs';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -41,7 +27,8 @@ const nextConfig = {
           { key: 'Referrer-Policy', value: 'same-origin' },
           // Nothing of Gatehouse may be framed: the consent screen above all (clickjacking).
           { key: 'X-Frame-Options', value: 'DENY' },
-          { key: 'Content-Security-Policy', value: CONTENT_SECURITY_POLICY },
+          // Pages replace it with their own, nonce-based policy (proxy.ts).
+          { key: 'Content-Security-Policy', value: ROUTE_CONTENT_SECURITY_POLICY },
           // Browsers ignore it over plain http (RFC 6797 §8.1), so it is safe to send always; behind an
           // https proxy it keeps them on https. No includeSubDomains: other hosts of the domain are not ours.
           { key: 'Strict-Transport-Security', value: 'max-age=31536000' },

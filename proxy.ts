@@ -1,10 +1,12 @@
-// Runs before pages, for two reasons:
+// Runs before pages, for three reasons:
+// - server-action requests: checks their payload before the framework decodes it (lib/server/action-payload.ts
+//   says why), so that a forged one gets a 400 instead of failing inside the decoder;
+// - every page: a Content-Security-Policy with a fresh script nonce (lib/http/content-security-policy.mjs);
 // - console pages: hands the requested path to the page tree in a request header, because a layout cannot
 //   see the URL and it is the layout that sends signed-out people to sign in — with the page they asked for
-//   as the way back;
-// - server-action requests: checks their payload before the framework decodes it (lib/server/action-payload.ts
-//   says why), so that a forged one gets a 400 instead of failing inside the decoder.
+//   as the way back.
 import { NextResponse, type NextRequest } from 'next/server';
+import { newNonce, pageContentSecurityPolicy } from './lib/http/content-security-policy.mjs';
 import { boundArgumentPrefixes, partsFromForm, refuseActionPayload, type PayloadPart, type PayloadRoot } from './lib/server/action-payload';
 
 export const REQUEST_PATH_HEADER = 'x-gatehouse-request-path';
@@ -18,10 +20,15 @@ export async function proxy(request: NextRequest) {
       return NextResponse.json({ error: 'invalid_request', error_description: `Malformed server action request: ${refusal}.` }, { status: 400 });
     }
   }
-  if (!request.nextUrl.pathname.startsWith('/admin')) return NextResponse.next();
+  // Every page gets its own script nonce: the framework reads it from the request's policy header and
+  // puts it on its script tags; the browser gets the same policy on the response.
+  const policy = pageContentSecurityPolicy(newNonce());
   const headers = new Headers(request.headers);
-  headers.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
-  return NextResponse.next({ request: { headers } });
+  headers.set('content-security-policy', policy);
+  if (request.nextUrl.pathname.startsWith('/admin')) headers.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('Content-Security-Policy', policy);
+  return response;
 }
 
 /**
@@ -60,19 +67,8 @@ async function refuseServerAction(request: NextRequest): Promise<string | null> 
   return null;
 }
 
-// Route handlers (the OAuth and MCP endpoints, health checks, exports) never decode server actions, so the
-// action check is limited to page paths, and only to requests that could be one. (The framework reads this
-// object at build time, so the page pattern is written out twice.)
+// Pages only: route handlers (the OAuth and MCP endpoints, health checks) never decode server actions and
+// keep the fixed policy of next.config.mjs, and the proxy costs them nothing. Static files are left out.
 export const config = {
-  matcher: [
-    '/admin/:path*',
-    {
-      source: '/((?!mcp$|mcp/|oauth/|api/|\\.well-known/|_next/|healthz$|readyz$).*)',
-      has: [{ type: 'header', key: 'next-action' }],
-    },
-    {
-      source: '/((?!mcp$|mcp/|oauth/|api/|\\.well-known/|_next/|healthz$|readyz$).*)',
-      has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }],
-    },
-  ],
+  matcher: ['/((?!mcp$|mcp/|oauth/|api/|\\.well-known/|_next/static/|_next/image|favicon\\.ico$|healthz$|readyz$).*)'],
 };

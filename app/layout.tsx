@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { ToastProvider } from './components/toast';
 import './globals.css';
@@ -10,7 +11,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request, every page (the not-found page too): each response's scripts carry that
+  // response's nonce (proxy.ts), which a page built ahead of time could not know.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen">

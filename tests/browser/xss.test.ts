@@ -4,7 +4,7 @@
 // must show them as text: no dialog, no element or handler injected, no javascript: or data: link.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
+import { cspViolations, HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { approveInBrowser, signInOnPage } from '../helpers/consent-browser';
 import { authorizeUrl, pkce, register } from '../helpers/oauth';
 import { TEST_DEMO_PASSWORD } from '../helpers/server';
@@ -131,6 +131,34 @@ describe.runIf(HAS_CHROMIUM)('client-controlled text in Chromium', () => {
     await page.waitForLoadState('load');
     expect(new URL(page.url()).origin).toBe(url);
     await expectInert(page, dialogs, 'after sign-in');
+    await context.close();
+  });
+
+  // The second line of defence: if markup ever reached a page unescaped, the page's policy would still
+  // refuse to run it. The real sign-in page, with its real headers, gets an injected inline script and an
+  // injected external one: neither runs, while the page's own scripts (with its nonce) still do.
+  it('refuses to run scripts injected into a real page: only the nonce of the response runs', async () => {
+    const { url } = running.server;
+    const context = await running.browser.newContext();
+    const page = await context.newPage();
+    await page.route(`${url}/login`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        '<body',
+        `<script>window.__injected='inline'</script><script src="${url}/_next/static/injected.js"></script><body`,
+      );
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto(`${url}/login`);
+    await page.getByLabel('Email').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
+    const violations = await cspViolations(page);
+    // Exactly the two injected scripts were refused; none of the page's own (inline ones included) was.
+    expect(violations.filter((violation) => violation.endsWith('inline')), violations.join('\n')).toHaveLength(1);
+    expect(violations.every((violation) => violation.startsWith('script-src') && (violation.endsWith('inline') || violation.endsWith('/injected.js'))), violations.join('\n')).toBe(true);
+    // And the page works.
+    await signInOnPage(page, owner.email, owner.password);
+    await page.waitForURL(`${url}/`);
     await context.close();
   });
 });

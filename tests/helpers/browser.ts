@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core. Browser tests run wherever /usr/bin/chromium exists
 // (CI installs it); elsewhere they are skipped with the reason printed.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from './server';
 
@@ -12,8 +12,19 @@ if (!HAS_CHROMIUM) {
   console.log(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium).`);
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Runs in every page before its own scripts: records each Content-Security-Policy violation, so that a
+ * page whose scripts the policy blocks fails its checks (see `cspViolations`).
+ */
+const RECORD_CSP_VIOLATIONS = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || 'inline'));
+  });
+`;
+
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',
@@ -25,6 +36,23 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  // Every context and page the tests open records policy violations.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(RECORD_CSP_VIOLATIONS);
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const page = await (await browser.newContext(options)).newPage();
+    return page;
+  };
+  return browser;
+}
+
+/** The Content-Security-Policy violations the page has seen since it loaded. */
+export async function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 }
 
 /**

@@ -47,6 +47,29 @@ describe.each([DATABASES.at(-1)!])('security headers (%s database)', (database) 
     }
   });
 
+  // Pages allow only scripts that carry the response's own nonce: markup injected into a page cannot run
+  // a script, inline or from elsewhere. Every script tag the framework writes carries it.
+  it('gives every page a script nonce of its own, on every script tag, and no inline scripts without it', async () => {
+    const nonces = new Set<string>();
+    const pages: [string, CookieJar | null][] = [['/login', null], ['/no-such-page', null], ['/set-password/not-a-real-link', null], ['/', owner], ['/admin/acme', owner], ['/settings/account', owner], ['/login', null]];
+    for (const [path, jar] of pages) {
+      const response = jar ? await jar.fetch(`${server.url}${path}`) : await fetch(`${server.url}${path}`);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const scriptSrc = policy.split(';').map((directive) => directive.trim()).find((directive) => directive.startsWith('script-src')) ?? '';
+      const nonce = /'nonce-([A-Za-z0-9+/=]{22,})'/.exec(scriptSrc)?.[1];
+      expect(nonce, `${path}: ${policy}`).toBeDefined();
+      expect(scriptSrc, path).toContain("'strict-dynamic'");
+      expect(scriptSrc, path).not.toContain('unsafe-inline');
+      expect(policy.match(/script-src/g), `${path}: one policy, not the fixed one beside it`).toHaveLength(1);
+      nonces.add(nonce!);
+      const html = await response.text();
+      const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const script of scripts) expect(script, path).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonces.size, 'a fresh nonce per response').toBe(pages.length);
+  });
+
   it('sends them on JSON endpoints and redirects too', async () => {
     const responses: [string, Response][] = [
       ['/mcp', await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })],
