@@ -43,8 +43,11 @@ export async function launchChromium(): Promise<Browser> {
     await context.addInitScript(RECORD_CSP_VIOLATIONS);
     return context;
   };
+  // As Playwright's own newPage: a context of its own, closed with the page.
   browser.newPage = async (options) => {
-    const page = await (await browser.newContext(options)).newPage();
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once('close', () => void context.close());
     return page;
   };
   return browser;
