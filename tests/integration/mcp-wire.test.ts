@@ -111,16 +111,13 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
       expect(elsewhere.headers.get('www-authenticate')).toBe(challenge());
     });
 
-    it('takes a client that disconnects mid-body for what it is, not a database outage, and answers normally after', async () => {
+    it('takes a client that disconnects mid-body (on /mcp or an OAuth endpoint) for what it is, not a database outage, and answers normally after', async () => {
       const aborting = await register(server.url, { client_name: 'Aborting', redirect_uris: ['https://aborting.example/cb'] });
       const abortingToken = (await connect(server.url, aborting, member)).tokens.access_token;
-      const abortMidBody = () =>
+      const abortMidBody = (path: string, headers: string, partialBody: string) =>
         new Promise<void>((resolve, reject) => {
           const socket = connectSocket(server.port, '127.0.0.1', () => {
-            socket.write(
-              `POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nAuthorization: Bearer ${abortingToken}\r\n` +
-                `Content-Type: application/json\r\nAccept: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`,
-            );
+            socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:${server.port}\r\n${headers}Content-Length: 1000\r\n\r\n${partialBody}`);
             // Long enough for the token check to pass and the body read to begin, then gone.
             setTimeout(() => socket.destroy(), 300);
           });
@@ -128,9 +125,18 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
           socket.on('error', reject);
         });
       const before = server.output().length;
-      await Promise.all(Array.from({ length: 20 }, abortMidBody));
+      await Promise.all([
+        ...Array.from({ length: 16 }, () =>
+          abortMidBody('/mcp', `Authorization: Bearer ${abortingToken}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`, '{"jsonrpc":"2.0",'),
+        ),
+        abortMidBody('/oauth/token', 'Content-Type: application/x-www-form-urlencoded\r\n', 'grant_type=refresh_token&'),
+        abortMidBody('/oauth/register', 'Content-Type: application/json\r\n', '{"client_name":'),
+        abortMidBody('/oauth/revoke', 'Content-Type: application/x-www-form-urlencoded\r\n', 'token='),
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(server.output().slice(before)).not.toMatch(/database unreachable/i);
+      const logged = server.output().slice(before);
+      expect(logged).not.toMatch(/database unreachable/i);
+      expect(logged).not.toMatch(/request failed|oauth: .* failed/);
       const after = await postMcp(server.url, abortingToken, rpc('ping'));
       expect(after.status).toBe(200);
       expect(after.body?.result).toEqual({});
