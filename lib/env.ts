@@ -41,6 +41,7 @@ const schema = z
     CIMD: z.enum(['on', 'off']).default('on'),
     REGISTRATION_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
     MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
+    MCP_UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(60),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     KEY_RELOAD_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -119,6 +120,8 @@ export type Env = {
   registrationRateLimit: number;
   /** /mcp requests per grant per minute (SPEC §6: 120). */
   mcpRateLimitPerMinute: number;
+  /** /mcp requests refused for want of a valid access token, per client address per minute (per instance); then 429. */
+  mcpUnauthenticatedRateLimit: number;
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
   /** How often each instance checks the stored keys and picks up a rotation (no restart needed). */
@@ -172,6 +175,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     cimd: raw.CIMD === 'on',
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT,
     mcpRateLimitPerMinute: raw.MCP_RATE_LIMIT_PER_MINUTE,
+    mcpUnauthenticatedRateLimit: raw.MCP_UNAUTHENTICATED_RATE_LIMIT,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
     keyReloadMs: raw.KEY_RELOAD_SECONDS * 1000,
     callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,

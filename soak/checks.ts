@@ -1,6 +1,6 @@
 // The soak run's final consistency check: the database must hold exactly what the traffic did.
 // - no live access or refresh token for a revoked grant, and every grant the traffic revoked is revoked;
-// - one call-log row per /mcp request answered (the log is flushed every second, so it is awaited);
+// - one call-log row per /mcp request of a live grant answered (the log is flushed every second, so it is awaited);
 // - one audit event per change made: registrations, consents, code exchanges, refreshes, revocations
 //   and the admin's tool switches;
 // - memory flat: the server's resident memory in the run's last third no more than a bounded step above

@@ -5,7 +5,8 @@ import { runTraffic, type Tally, type TrafficOptions } from './traffic';
 export type SoakResult = { seconds: number; startedAt: Date; tally: Tally; checks: Check[]; ok: boolean };
 
 /** The server's settings for a soak: the limiters run, with budgets that measure the traffic, not refusals. */
-export const SOAK_SERVER_ENV = { MCP_RATE_LIMIT_PER_MINUTE: '1000000', REGISTRATION_RATE_LIMIT: '100000' };
+// (A revoked connection's next call is refused without a valid token: those spend the address's budget.)
+export const SOAK_SERVER_ENV = { MCP_RATE_LIMIT_PER_MINUTE: '1000000', MCP_UNAUTHENTICATED_RATE_LIMIT: '1000000', REGISTRATION_RATE_LIMIT: '100000' };
 
 export async function soak(options: Omit<TrafficOptions, 'grantIdOf'> & { databaseUrl: string }): Promise<SoakResult> {
   const grants = await grantLookup(options.databaseUrl);

@@ -7,9 +7,10 @@
 //   unauthorized                        → 401 (token missing, bad, expired or revoked)
 //   forbidden                           → 403 (Origin, scope step-up of reads and lists, membership, plan)
 //   anything else                       → other errors: invalid_arguments, unknown_tool, tool_error,
-//                                         method_not_found, bad_request, jsonrpc_error, error
-// A 401, and a 403 for a deactivated member or an inactive plan, happen before the caller is known, so
-// those calls carry no org and appear in no org's log.
+//                                         method_not_found, bad_request, jsonrpc_error, error, aborted
+//                                         (the client went away mid-body), unavailable
+// A request refused before its grant is known (no valid token, foreign Origin, wrong method) carries
+// no org: it is counted in the server log, not written (lib/audit/call-log.ts).
 import { Prisma } from '@/lib/generated/prisma/client';
 
 export const OUTCOME_CATEGORIES = [

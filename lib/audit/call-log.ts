@@ -1,7 +1,13 @@
-// The /mcp call log (SPEC §7): one row per request, written off the response path. Calls go into a
-// bounded in-memory buffer that is flushed to the database every second and on shutdown. When the
-// buffer is full (the database is slow or down), the oldest entries are dropped and counted, never the
-// caller's response delayed. The same flush marks grants as used, at most once a minute per grant.
+// The /mcp call log (SPEC §7): one row per request of an organization's connection, written off the
+// response path. Calls go into a bounded in-memory buffer that is flushed to the database every second
+// and on shutdown. When the buffer is full (the database is slow or down), the oldest entries are
+// dropped and counted, never the caller's response delayed. The same flush marks grants as used, at
+// most once a minute per grant.
+//
+// A request that reached no organization (no valid access token, a foreign Origin, a wrong method)
+// belongs to no org's log and no console shows it: it is counted by outcome in this instance's memory
+// instead, and the counts are logged once a minute (when there were any) and on shutdown — a flood of
+// them costs neither a row each nor 30 days of storage.
 //
 // Both writes are hand-written statements whose text does not depend on the batch's size (arrays,
 // unnested): Prisma compiles a createMany of a few hundred rows on the event loop, which took 50–100 ms
@@ -27,44 +33,77 @@ const MAX_BUFFERED = 10_000;
 const FLUSH_EVERY_MS = 1_000;
 const GRANT_TOUCH_INTERVAL_MS = 60_000;
 
+const REPORT_UNATTRIBUTED_EVERY_MS = 60_000;
+
 type State = {
   buffer: CallRecord[];
   dropped: number;
   timer?: NodeJS.Timeout;
   flushing?: Promise<void>;
   touchedAt: Map<string, number>;
+  /** Requests of no organization since `unattributedSince`, by outcome. */
+  unattributed: Map<string, number>;
+  unattributedSince: number;
 };
 
 const holder = globalThis as unknown as { gatehouseCallLog?: State };
 
 function state(): State {
-  holder.gatehouseCallLog ??= { buffer: [], dropped: 0, touchedAt: new Map() };
+  holder.gatehouseCallLog ??= { buffer: [], dropped: 0, touchedAt: new Map(), unattributed: new Map(), unattributedSince: Date.now() };
   return holder.gatehouseCallLog;
 }
 
 export function recordCall(record: CallRecord): void {
   const current = state();
-  if (current.buffer.length >= MAX_BUFFERED) {
-    current.buffer.shift();
-    current.dropped++;
+  if (record.orgId === null) {
+    current.unattributed.set(record.outcome, (current.unattributed.get(record.outcome) ?? 0) + 1);
+  } else {
+    if (current.buffer.length >= MAX_BUFFERED) {
+      current.buffer.shift();
+      current.dropped++;
+    }
+    current.buffer.push(record);
   }
-  current.buffer.push(record);
   if (!current.timer) {
     // Flushed on shutdown by lib/server/shutdown.ts.
-    current.timer = setInterval(() => void flushCallLog(), FLUSH_EVERY_MS);
+    current.timer = setInterval(() => {
+      if (Date.now() - current.unattributedSince >= REPORT_UNATTRIBUTED_EVERY_MS) reportUnattributed(current);
+      void writeBuffered();
+    }, FLUSH_EVERY_MS);
     current.timer.unref();
   }
 }
 
+/** Logs, then resets, the counts of requests that reached no organization (one line, only if any). */
+function reportUnattributed(current: State): void {
+  const counts = [...current.unattributed].sort((a, b) => b[1] - a[1]);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  if (total > 0) {
+    const seconds = Math.round((Date.now() - current.unattributedSince) / 1000);
+    console.log(
+      `mcp: ${total} request${total === 1 ? '' : 's'} without a valid access token in the last ${seconds} s, counted, not logged: ` +
+        counts.map(([outcome, count]) => `${outcome} ${count}`).join(', '),
+    );
+  }
+  current.unattributed.clear();
+  current.unattributedSince = Date.now();
+}
+
 /**
  * Writes what is buffered, including what was recorded while an earlier flush was still writing (so that
- * the flush on shutdown misses nothing). Safe to call concurrently: one flush at a time.
+ * the flush on shutdown misses nothing), and logs the counts of requests of no organization. Safe to
+ * call concurrently: one flush at a time.
  */
 export async function flushCallLog(): Promise<void> {
+  reportUnattributed(state());
+  return writeBuffered();
+}
+
+async function writeBuffered(): Promise<void> {
   const current = state();
   if (current.flushing) {
     await current.flushing;
-    return flushCallLog();
+    return writeBuffered();
   }
   if (current.buffer.length === 0) return;
   const batch = current.buffer.splice(0, current.buffer.length);

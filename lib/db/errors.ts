@@ -3,7 +3,11 @@
 // kinds) or Prisma itself (P1001…). Callers answer 503 with Retry-After for these — the client may
 // simply try again — and 500 for the rest.
 
-/** Socket-level failures: nothing reached the database or the connection broke. */
+/**
+ * Socket-level failures: nothing reached the database or the connection broke. Only as a socket
+ * operation reports them — with the syscall and errno, as @prisma/adapter-pg tells them apart too: Node
+ * gives a request whose client went away mid-body the same code (ECONNRESET, "aborted") without either.
+ */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 /** Prisma's driver-adapter error kinds for the same. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError']);
@@ -20,8 +24,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // Each layer wraps the one below: follow causes (and Prisma's driverAdapterError) a few levels down.
   for (let depth = 0; depth < 6 && current && typeof current === 'object' && !seen.has(current); depth++) {
     seen.add(current);
-    const candidate = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
-    if (typeof candidate.code === 'string' && (SOCKET_CODES.has(candidate.code) || PRISMA_CODES.has(candidate.code) || SQLSTATE.test(candidate.code))) return true;
+    const candidate = current as { code?: unknown; syscall?: unknown; errno?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    // An abort (the client's request body, a request.signal) is no outage, whatever it wraps.
+    if ((current as Error).name === 'AbortError') return false;
+    if (typeof candidate.code === 'string' && typeof candidate.syscall === 'string' && typeof candidate.errno === 'number' && SOCKET_CODES.has(candidate.code)) return true;
+    if (typeof candidate.code === 'string' && (PRISMA_CODES.has(candidate.code) || SQLSTATE.test(candidate.code))) return true;
     if (typeof candidate.kind === 'string' && ADAPTER_KINDS.has(candidate.kind)) return true;
     if (typeof candidate.message === 'string' && MESSAGES.test(candidate.message)) return true;
     if ((current as Error).name === 'PrismaClientInitializationError') return true;

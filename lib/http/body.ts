@@ -8,7 +8,9 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      throw new RequestAbortedError(error);
+    });
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
@@ -23,4 +25,20 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
 export async function readLimitedBody(request: Request, limit: number): Promise<string | null> {
   const bytes = await readLimitedBytes(request, limit);
   return bytes === null ? null : bytes.toString('utf8');
+}
+
+/**
+ * The request's body stopped arriving: its client went away mid-body (Node's "aborted", ECONNRESET) or
+ * sent a broken stream. The client's doing, not the server's: named as the platform names an abort.
+ */
+export class RequestAbortedError extends Error {
+  constructor(cause: unknown) {
+    super('the client closed the connection before the request body arrived', { cause });
+    this.name = 'AbortError';
+  }
+}
+
+/** An abort: the request body's (above), or a request.signal's (a DOMException named AbortError). */
+export function isRequestAborted(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }

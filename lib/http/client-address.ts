@@ -1,9 +1,11 @@
 // Who is on the other end of a request. Route handlers never see the socket, and Next.js keeps any
 // X-Forwarded-For a client sends, so a client could claim any address. At start-up we therefore stamp
 // each incoming request with the socket's address in a header of our own (overwriting whatever a client
-// put there); X-Forwarded-For is believed only with TRUST_PROXY.
+// put there); X-Forwarded-For is believed only with TRUST_PROXY. An IPv4 client of a dual-stack
+// listener (HOST=::) arrives as ::ffff:a.b.c.d: every consumer (limits, audit log) gets a.b.c.d.
 import { IncomingMessage, Server } from 'node:http';
 import { env } from '@/lib/env';
+import { unwrapMappedIpv4 } from './ip-address';
 
 const PEER_HEADER = 'x-gatehouse-peer-address';
 
@@ -28,7 +30,7 @@ export function clientAddress(headers: Headers): string {
   if (env().trustProxy) {
     const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
     const last = hops.at(-1);
-    if (last) return last;
+    if (last) return unwrapMappedIpv4(last);
   }
-  return headers.get(PEER_HEADER) || 'unknown';
+  return unwrapMappedIpv4(headers.get(PEER_HEADER) || 'unknown');
 }

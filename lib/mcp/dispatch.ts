@@ -64,7 +64,7 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
       return callTool(caller, params);
     case 'resources/list':
       requireAnyMcpScope(caller);
-      return { outcome: 'ok', result: listResources() };
+      return { outcome: 'ok', result: listResources(caller) };
     case 'resources/templates/list':
       requireAnyMcpScope(caller);
       return { outcome: 'ok', result: { resourceTemplates: [] } };
@@ -73,7 +73,7 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
       return { outcome: 'ok', result: await readResource(caller, requireString(params, 'uri'), rules) };
     case 'prompts/list':
       requireAnyMcpScope(caller);
-      return { outcome: 'ok', result: listPrompts() };
+      return { outcome: 'ok', result: listPrompts(caller) };
     case 'prompts/get': {
       requireScope(caller, 'mcp:read');
       const args = params.arguments;

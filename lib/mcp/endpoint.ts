@@ -1,9 +1,15 @@
 // POST /mcp: stateless JSON-RPC 2.0 over Streamable HTTP (SPEC §6). Each request pays the whole way:
 // method → Origin → token and grant → rate limit → body → protocol version → dispatch. The first
 // failure answers. Nothing is kept between requests: no session id, no server stream.
+// Requests refused for want of a valid access token are limited per client address: past
+// MCP_UNAUTHENTICATED_RATE_LIMIT a minute, 429 instead of the 401 challenge. Checked on refusal, so a
+// caller with a valid token is never held back by what others at its address sent.
 import { recordCall } from '@/lib/audit/call-log';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '@/lib/db/errors';
-import { readLimitedBody } from '@/lib/http/body';
+import { env } from '@/lib/env';
+import { isRequestAborted, readLimitedBody } from '@/lib/http/body';
+import { clientAddress } from '@/lib/http/client-address';
+import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { mcpRequestsPerWindow, takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
 import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
@@ -59,8 +65,9 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       response = jsonRpcResult(request, context.message.id, dispatched.result, dispatched.headers);
     }
   } catch (error) {
-    const failure = error instanceof McpError ? error : internalError(error);
-    outcome = outcomeOf(failure);
+    let failure = error instanceof McpError ? error : internalError(error);
+    if (failure.httpStatus === 401 && !failure.options.subject) failure = limitUnauthenticated(request) ?? failure;
+    outcome = isRequestAborted(error) ? 'aborted' : outcomeOf(failure);
     response = jsonRpcError(idOf(context.message), failure);
     subject = failure.options.subject ?? null;
   }
@@ -119,7 +126,25 @@ function outcomeOf(error: McpError): string {
   }
 }
 
+const holder = globalThis as unknown as { gatehouseUnauthenticatedMcpLimiter?: FixedWindowLimiter };
+
+/** Spends one of the address's refusals; the 429 that replaces the 401 once they are spent. */
+function limitUnauthenticated(request: Request): McpError | null {
+  const limit = env().mcpUnauthenticatedRateLimit;
+  holder.gatehouseUnauthenticatedMcpLimiter ??= new FixedWindowLimiter(limit, 60_000);
+  const decision = holder.gatehouseUnauthenticatedMcpLimiter.take(addressKey(clientAddress(request.headers)));
+  if (decision.allowed) return null;
+  return new McpError(
+    JSON_RPC.RATE_LIMITED,
+    `Too many requests without a valid access token from this address: at most ${limit} per minute. Retry in ${decision.retryAfterSeconds} s.`,
+    429,
+    { headers: { 'Retry-After': String(decision.retryAfterSeconds) } },
+  );
+}
+
 function internalError(error: unknown): McpError {
+  // The client went away mid-body: nobody reads this answer, and nothing failed on our side.
+  if (isRequestAborted(error)) return new McpError(JSON_RPC.INVALID_REQUEST, 'The request body did not arrive', 400);
   if (isDatabaseUnavailable(error)) {
     console.error('mcp: database unreachable', (error as Error).message);
     return new McpError(JSON_RPC.INTERNAL_ERROR, 'Gatehouse cannot reach its database right now. Try again shortly.', 503, {

@@ -1,20 +1,48 @@
 // The gates a tool call must pass, in order, for direct calls and execute_tool alike: restriction by an
-// org admin, the connection's scope, the role's permissions, then the arguments.
+// org admin, the connection's scope, the role's permissions, then the arguments. A prompt or resource
+// built from a tool's data meets the same first three (toolAccess), so that switching a tool off, or a
+// role that may not use it, hides its data on every path.
 import { hasPermission } from '@/lib/auth/permissions';
 import type { z } from 'zod';
 import type { Caller } from './caller';
+import { JSON_RPC, McpError } from './errors';
 import { invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
 import type { ToolDefinition } from './tools/definition';
 
 export type GateOutcome = { ok: true; input: unknown } | { ok: false; refusal: Refusal };
 
+/** Whether the caller may have the tool's data at all: restriction, scope, role. Null when it may. */
+export function toolAccess(caller: Caller, tool: ToolDefinition): Refusal | null {
+  if (caller.restrictedTools.has(tool.name)) return restricted(caller, tool.name);
+  if (tool.scope && !caller.scopes.includes(tool.scope)) return missingScope(caller, tool.name, tool.scope);
+  if (!hasPermission(caller, 'tool:execute')) return roleCannot(caller, tool.name, 'running tools');
+  if (tool.permission && !hasPermission(caller, tool.permission)) return roleCannot(caller, tool.name, `"${tool.permission}"`);
+  return null;
+}
+
+/**
+ * For a prompt or resource (`what`) that shows the tool's data: the protocol error that refuses it — 403,
+ * with the step-up challenge when the scope is missing — or null when the caller may have it.
+ */
+export function refuseToolData(caller: Caller, tool: ToolDefinition, what: string): McpError | null {
+  const refusal = toolAccess(caller, tool);
+  if (!refusal) return null;
+  return new McpError(JSON_RPC.FORBIDDEN, `${what} shows what the tool "${tool.name}" reads. ${refusal.text}`, 403, { headers: refusal.headers });
+}
+
+/**
+ * Whether resources/list or prompts/list shows what carries the tool's data: not when an admin switched
+ * the tool off or the role may not use it; yes when only the scope is missing, since getting it then
+ * answers the step-up challenge (MCP authorization, scope challenge handling), as tools/list does.
+ */
+export function listsToolData(caller: Caller, tool: ToolDefinition): boolean {
+  const refusal = toolAccess(caller, tool);
+  return !refusal || refusal.kind === 'refused_scope';
+}
+
 export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown): Promise<GateOutcome> {
-  if (caller.restrictedTools.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
-  if (tool.scope && !caller.scopes.includes(tool.scope)) return { ok: false, refusal: missingScope(caller, tool.name, tool.scope) };
-  if (!hasPermission(caller, 'tool:execute')) return { ok: false, refusal: roleCannot(caller, tool.name, 'running tools') };
-  if (tool.permission && !hasPermission(caller, tool.permission)) {
-    return { ok: false, refusal: roleCannot(caller, tool.name, `"${tool.permission}"`) };
-  }
+  const refusal = toolAccess(caller, tool);
+  if (refusal) return { ok: false, refusal };
   const parsed = (tool.input as z.ZodType).safeParse(args ?? {});
   if (!parsed.success) {
     return { ok: false, refusal: invalidArguments(tool.name, parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')) };

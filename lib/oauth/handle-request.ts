@@ -3,6 +3,7 @@
 import type Provider from 'oidc-provider';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { env } from '@/lib/env';
+import { isRequestAborted } from '@/lib/http/body';
 import { clientAddress } from '@/lib/http/client-address';
 import { runNodeHandler, type BridgeOptions } from './bridge';
 import { endForeignProviderSession, normalizeAuthorizationRequest } from './endpoints/authorize';
@@ -57,6 +58,8 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
     }
     return await run(request);
   } catch (error) {
+    // The client went away mid-body: nothing failed here, and nobody reads the answer.
+    if (isRequestAborted(error)) return oauthError(400, 'invalid_request', 'the request body did not arrive');
     if (isDatabaseUnavailable(error)) {
       console.error(`oauth: ${request.method} ${path}: database unreachable`, (error as Error).message);
       return temporarilyUnavailable(UNAVAILABLE_DESCRIPTION);

@@ -1,16 +1,24 @@
 // A fixed-window counter per key, in this process's memory. Good for abuse controls that tolerate a
 // per-instance budget (client registration per IP); limits that must hold across instances use the
 // shared store instead.
+import { formatIpv6, ipv6Groups, mappedIpv4, nat64Ipv4 } from '@/lib/http/ip-address';
+
 const MAX_KEYS = 10_000;
 
-/** The key for an address: IPv4 as is, IPv6 by its /64 (one host usually holds a whole /64). */
+/**
+ * The key for an address: IPv4 as is, IPv6 by its /64 (one host usually holds a whole /64). An IPv6
+ * address that carries an IPv4 one (mapped, as a dual-stack listener sees IPv4 clients; or NAT64) is that
+ * IPv4 address. Where a /64 is not one host's — ::/64 (loopback ::1, IPv4-compatible) and link-local
+ * fe80::/10, whose /64 is the same on every link — the whole address is the key.
+ */
 export function addressKey(address: string): string {
-  if (!address.includes(':')) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).join(':')}::/64`;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  const ipv4 = mappedIpv4(groups) ?? nat64Ipv4(groups);
+  if (ipv4) return ipv4;
+  const prefix = groups.slice(0, 4);
+  if (prefix.every((group) => group === 0) || (groups[0]! & 0xffc0) === 0xfe80) return formatIpv6(groups);
+  return `${prefix.map((group) => group.toString(16)).join(':')}::/64`;
 }
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

@@ -1,7 +1,12 @@
 // Signing in over HTTP as a browser would (next-auth's CSRF token + credentials callback), keeping
 // cookies in a small jar.
+import type { Fetch } from './from-address';
+
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
+
+  /** `send`: how requests go out (the global fetch, or one from a chosen address: from-address.ts). */
+  constructor(private readonly send: Fetch = fetch) {}
 
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
@@ -33,7 +38,7 @@ export class CookieJar {
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', this.header());
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.send(url, { ...init, headers, redirect: 'manual' });
     this.store(response);
     return response;
   }

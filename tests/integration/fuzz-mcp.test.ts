@@ -127,7 +127,7 @@ describe.each([DATABASES.at(-1)!])('/mcp under hostile input (%s database)', (da
 
   beforeAll(async () => {
     // Budgets sized for a fuzzer, not a client: the rate limit is its own test (mcp-wire).
-    server = await startServer({ database, env: { MCP_RATE_LIMIT_PER_MINUTE: '10000000' } });
+    server = await startServer({ database, env: { MCP_RATE_LIMIT_PER_MINUTE: '10000000', MCP_UNAUTHENTICATED_RATE_LIMIT: '10000000' } });
     const client = await register(server.url, { client_name: 'Fuzz', redirect_uris: ['https://fuzz.example/cb'] });
     token = (await connect(server.url, client, { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD })).tokens.access_token;
   });

@@ -151,6 +151,39 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect(refused.status).toBe(403);
   });
 
+  it('holds a prompt built from a tool’s data to that tool’s gates, and lists it only to whom it would answer', async () => {
+    const promptNames = async (tokens: Tokens) => ((await postMcp(server.url, tokens.access_token, rpc('prompts/list'))).body!.result.prompts as { name: string }[]).map((prompt) => prompt.name);
+    const resourceUris = async (tokens: Tokens) => ((await postMcp(server.url, tokens.access_token, rpc('resources/list'))).body!.result.resources as { uri: string }[]).map((resource) => resource.uri);
+    const getPrompt = (tokens: Tokens) => postMcp(server.url, tokens.access_token, rpc('prompts/get', { name: 'summarize_audit_activity' }));
+    // The role: read_audit_log is not for a member or a viewer, and neither is the prompt that shows the audit log.
+    expect(await promptNames(owner)).toContain('summarize_audit_activity');
+    expect(await promptNames(member)).not.toContain('summarize_audit_activity');
+    expect(await promptNames(viewer)).not.toContain('summarize_audit_activity');
+    // A missing scope is listed: getting it answers the step-up challenge (insufficient_scope), as a tool does.
+    const writeOnly = await register(server.url, { client_name: 'Prompt Write Only', redirect_uris: ['https://tools4.example/cb'] });
+    const ownerWrite = (await connect(server.url, writeOnly, person('owner@acme.test'), { scopes: ['mcp:write'] })).tokens;
+    expect(await promptNames(ownerWrite)).toContain('summarize_audit_activity');
+    expect((await getPrompt(ownerWrite)).headers.get('www-authenticate')).toContain('scope="mcp:read"');
+
+    // Switched off for the org: the audit log is hidden from the prompt as from the tool.
+    ({ server } = await inspectDatabase(server, async (query) => {
+      await query(`INSERT INTO tool_restrictions (org_id, tool_name) SELECT id, 'read_audit_log' FROM organizations WHERE slug = 'acme'`);
+    }));
+    expect(textOf(await call(owner, 'read_audit_log'))).toMatch(/turned off for Acme by an admin/);
+    const refused = await getPrompt(owner);
+    expect(refused.status).toBe(403);
+    expect(refused.body!.error.message).toMatch(/turned off for Acme by an admin/);
+    expect(refused.text).not.toMatch(/consent\.granted/);
+    expect(await promptNames(owner)).not.toContain('summarize_audit_activity');
+    // The org profile resource shows no tool's data: a restriction on read_audit_log leaves it alone.
+    expect(await resourceUris(owner)).toEqual(['gatehouse://organization/profile']);
+
+    ({ server } = await inspectDatabase(server, async (query) => {
+      await query(`DELETE FROM tool_restrictions WHERE tool_name = 'read_audit_log'`);
+    }));
+    expect((await getPrompt(owner)).status).toBe(200);
+  }, 120_000);
+
   it('fails the very next call with 401 invalid_token once the grant is revoked', async () => {
     const spare = await connect(server.url, await register(server.url, { client_name: 'Spare', redirect_uris: ['https://spare.example/cb'] }), person('member@acme.test'));
     expect((await call(spare.tokens, 'whoami')).status).toBe(200);

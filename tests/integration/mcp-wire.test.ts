@@ -1,18 +1,23 @@
 // SPEC §6 on the wire: the order of checks and their exact answers, the JSON-RPC envelope, encodings and
 // protocol versions.
+import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchFrom } from '../helpers/from-address';
+import { inspectDatabase } from '../helpers/inspect';
 import { connect, register } from '../helpers/oauth';
 import { postMcp, rpc, rpc2026 } from '../helpers/mcp';
 import { DATABASES } from '../helpers/databases';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+/** Requests without a valid access token allowed per address per minute, for this file's server. */
+const UNAUTHENTICATED_LIMIT = 20;
 
 describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
   let server: RunningServer;
   let token: string;
   beforeAll(async () => {
-    server = await startServer({ database: kind });
+    server = await startServer({ database: kind, env: { MCP_UNAUTHENTICATED_RATE_LIMIT: String(UNAUTHENTICATED_LIMIT) } });
     const client = await register(server.url, { client_name: 'Wire', redirect_uris: ['https://wire.example/cb'] });
     token = (await connect(server.url, client, member)).tokens.access_token;
   });
@@ -73,6 +78,91 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
       });
       expect(response.status).toBe(401);
     });
+  });
+
+  describe('requests without a valid access token', () => {
+    /** POST /mcp from a loopback address of the test's choosing, so that its budget is its own. */
+    const postFrom = async (address: string, bearer: string | null) => {
+      const response = await fetchFrom(address)(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        body: JSON.stringify(rpc('ping')),
+      });
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+    };
+
+    it(`answers up to ${UNAUTHENTICATED_LIMIT} a minute from one address with the 401 challenge, then 429 with Retry-After; a valid token from that address is unaffected`, async () => {
+      for (let index = 0; index < UNAUTHENTICATED_LIMIT; index++) {
+        const reply = await postFrom('127.0.0.21', index % 2 ? 'mcp_at_not-a-real-token' : null);
+        expect(reply.status).toBe(401);
+        if (index % 2) expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"');
+        else expect(reply.headers.get('www-authenticate')).toBe(challenge());
+      }
+      for (const bearer of [null, 'mcp_at_not-a-real-token']) {
+        const limited = await postFrom('127.0.0.21', bearer);
+        expect(limited.status).toBe(429);
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+        expect(limited.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32029 } });
+      }
+      expect((await postFrom('127.0.0.21', token)).status).toBe(200);
+      const elsewhere = await postFrom('127.0.0.22', null);
+      expect(elsewhere.status).toBe(401);
+      expect(elsewhere.headers.get('www-authenticate')).toBe(challenge());
+    });
+
+    it('takes a client that disconnects mid-body (on /mcp or an OAuth endpoint) for what it is, not a database outage, and answers normally after', async () => {
+      const aborting = await register(server.url, { client_name: 'Aborting', redirect_uris: ['https://aborting.example/cb'] });
+      const abortingToken = (await connect(server.url, aborting, member)).tokens.access_token;
+      const abortMidBody = (path: string, headers: string, partialBody: string) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connectSocket(server.port, '127.0.0.1', () => {
+            socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost:${server.port}\r\n${headers}Content-Length: 1000\r\n\r\n${partialBody}`);
+            // Long enough for the token check to pass and the body read to begin, then gone.
+            setTimeout(() => socket.destroy(), 300);
+          });
+          socket.on('close', () => resolve());
+          socket.on('error', reject);
+        });
+      const before = server.output().length;
+      await Promise.all([
+        ...Array.from({ length: 16 }, () =>
+          abortMidBody('/mcp', `Authorization: Bearer ${abortingToken}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`, '{"jsonrpc":"2.0",'),
+        ),
+        abortMidBody('/oauth/token', 'Content-Type: application/x-www-form-urlencoded\r\n', 'grant_type=refresh_token&'),
+        abortMidBody('/oauth/register', 'Content-Type: application/json\r\n', '{"client_name":'),
+        abortMidBody('/oauth/revoke', 'Content-Type: application/x-www-form-urlencoded\r\n', 'token='),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const logged = server.output().slice(before);
+      expect(logged).not.toMatch(/database unreachable/i);
+      expect(logged).not.toMatch(/request failed|oauth: .* failed/);
+      const after = await postMcp(server.url, abortingToken, rpc('ping'));
+      expect(after.status).toBe(200);
+      expect(after.body?.result).toEqual({});
+    });
+
+    it('writes no call-log row for them (they belong to no organization) and counts them in the server log instead', async () => {
+      for (const bearer of [null, 'garbage', 'mcp_at_not-a-real-token']) expect((await postFrom('127.0.0.23', bearer)).status).toBe(401);
+      expect((await postFrom('127.0.0.23', token)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the call log is flushed every second
+      // The tally is logged once a minute and when the server stops.
+      await server.halt();
+      const output = server.output();
+      expect(output).toMatch(/mcp: \d+ requests? without a valid access token/);
+      server = await startServer(server.restartOptions);
+      let counts: { anonymous: number; logged: number; unavailable: number }[] = [];
+      ({ server, result: counts } = await inspectDatabase(server, (query) =>
+        query<{ anonymous: number; logged: number; unavailable: number }>(
+          `SELECT count(*) FILTER (WHERE org_id IS NULL)::int AS anonymous, count(*) FILTER (WHERE org_id IS NOT NULL)::int AS logged,
+                  count(*) FILTER (WHERE outcome = 'unavailable')::int AS unavailable FROM mcp_calls`,
+        ),
+      ));
+      expect(counts[0]!.anonymous).toBe(0);
+      expect(counts[0]!.logged).toBeGreaterThan(0);
+      // The disconnected clients above were no outage.
+      expect(counts[0]!.unavailable).toBe(0);
+    }, 60_000);
   });
 
   describe('the JSON-RPC envelope', () => {

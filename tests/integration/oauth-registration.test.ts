@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
+import { fetchFrom } from '../helpers/from-address';
+import { inspectDatabase } from '../helpers/inspect';
 import { register, tokenRequest } from '../helpers/oauth';
 import { startServer, type RunningServer } from '../helpers/server';
 
@@ -158,6 +160,25 @@ describe('registration rate limit', () => {
       expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     } finally {
       await limited.stop();
+    }
+  });
+
+  it('on a dual-stack listener (HOST=::), counts each IPv4 client by its own address, and records that address', async () => {
+    const dualStack = await startServer({ database: 'embedded', env: { REGISTRATION_RATE_LIMIT: '2', HOST: '::', HOSTNAME: '::' } });
+    let current = dualStack;
+    try {
+      const body = JSON.stringify({ client_name: 'Dual stack', redirect_uris: ['https://dual.example/cb'] });
+      const registerFrom = async (address: string) =>
+        (await fetchFrom(address)(`${dualStack.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
+      const statuses = [await registerFrom('127.0.0.1'), await registerFrom('127.0.0.1'), await registerFrom('127.0.0.1')];
+      expect(statuses).toEqual([201, 201, 429]);
+      expect(await registerFrom('127.0.0.2')).toBe(201);
+      expect(await registerFrom('::1')).toBe(201);
+      let rows: { ip: string }[] = [];
+      ({ server: current, result: rows } = await inspectDatabase(dualStack, (query) => query<{ ip: string }>(`SELECT ip FROM audit_events WHERE type = 'client.registered' ORDER BY id`)));
+      expect(rows.map((row) => row.ip)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.2', '::1']);
+    } finally {
+      await current.stop();
     }
   });
 });

@@ -5,6 +5,7 @@
 // hop it appended counts: unit/client-address.test.ts).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchFrom } from '../helpers/from-address';
 import { authorizeUrl, Browser, connect, decide, openConsent, pkce, register, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { CookieJar, signIn, signOut } from '../helpers/session';
@@ -162,4 +163,32 @@ describe('password guessing across many accounts from one address', () => {
     const unknown = await signIn(server.url, 'nobody-at-all@acme.test', 'anything');
     expect(await unknown.response.text()).toBe(locked);
   }, SLOW);
+});
+
+// Listening on `::` (HOST=::), IPv4 clients arrive as IPv4-mapped IPv6 addresses (::ffff:127.0.0.1):
+// each is still its own client, never one IPv6 /64 shared by every IPv4 address (nor with ::1).
+describe('password guessing on a dual-stack listener (HOST=::)', () => {
+  let dualStack: RunningServer;
+  beforeAll(async () => {
+    dualStack = await startServer({ database: 'embedded', env: { HOST: '::', HOSTNAME: '::' } });
+  });
+  afterAll(async () => dualStack?.stop());
+
+  it('counts failures per IPv4 address: 30 from 127.0.0.1 lock 127.0.0.1 out, not 127.0.0.2 or ::1', async () => {
+    const from = (address: string) => ({ jar: new CookieJar(fetchFrom(address)) });
+    for (let start = 0; start < 30; start += 6) {
+      const statuses = await Promise.all(
+        Array.from({ length: 6 }, async (_, offset) => (await signIn(dualStack.url, `guess-${start + offset}@acme.test`, 'wrong', from('127.0.0.1'))).response.status),
+      );
+      expect(statuses).toEqual(Array(6).fill(401));
+    }
+    const lockedOut = await signIn(dualStack.url, member.email, member.password, from('127.0.0.1'));
+    expect(await lockedOut.response.text()).toContain('TooManyAttempts');
+
+    for (const address of ['127.0.0.2', '::1']) {
+      const { response, jar } = await signIn(dualStack.url, member.email, member.password, from(address));
+      expect(response.status, `the right password from ${address}`).toBe(200);
+      expect(jar.has(SESSION_COOKIE)).toBe(true);
+    }
+  }, 180_000);
 });

@@ -33,4 +33,15 @@ describe('the client address', () => {
     // No header from the proxy: the socket's address.
     expect(clientAddress(stamped({}))).toBe('192.0.2.1');
   });
+
+  it('gives an IPv4 client of a dual-stack listener (::ffff:a.b.c.d) as its IPv4 address, to the limits and the audit log alike', () => {
+    configure(false);
+    const peer = (address: string) => new Headers({ 'x-gatehouse-peer-address': address });
+    expect(clientAddress(peer('::ffff:192.0.2.1'))).toBe('192.0.2.1');
+    expect(clientAddress(peer('::FFFF:c000:201'))).toBe('192.0.2.1');
+    expect(clientAddress(peer('::1'))).toBe('::1');
+    expect(clientAddress(peer('2001:db8::7'))).toBe('2001:db8::7');
+    configure(true);
+    expect(clientAddress(stamped({ 'x-forwarded-for': '198.51.100.7, ::ffff:203.0.113.9' }))).toBe('203.0.113.9');
+  });
 });

@@ -35,6 +35,12 @@ describe('configuration', () => {
     expect(problems({ DATA_DIR: tempDir(), MCP_RATE_LIMIT_PER_MINUTE: '0' }).join()).toContain('MCP_RATE_LIMIT_PER_MINUTE');
   });
 
+  it('takes the per-address budget of /mcp requests without a valid token from MCP_UNAUTHENTICATED_RATE_LIMIT, 60 by default', () => {
+    expect(parseEnv({ DATA_DIR: tempDir() }).mcpUnauthenticatedRateLimit).toBe(60);
+    expect(parseEnv({ DATA_DIR: tempDir(), MCP_UNAUTHENTICATED_RATE_LIMIT: '5000' }).mcpUnauthenticatedRateLimit).toBe(5000);
+    expect(problems({ DATA_DIR: tempDir(), MCP_UNAUTHENTICATED_RATE_LIMIT: 'many' }).join()).toContain('MCP_UNAUTHENTICATED_RATE_LIMIT');
+  });
+
   it('derives the default PUBLIC_URL from PORT', () => {
     expect(parseEnv({ DATA_DIR: tempDir(), PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
   });
