@@ -130,8 +130,13 @@ async function createProvider(): Promise<Built> {
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true },
       registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
-      // RFC 7662 for confidential clients only: a public client has nothing to authenticate with.
-      introspection: { enabled: true, allowedPolicy: (_ctx, client) => client.clientAuthMethod !== 'none' },
+      // RFC 7662 for confidential clients only (a public client has nothing to authenticate with), and
+      // only about their own tokens (§4): any other token is answered with just `active: false` (§2.2),
+      // so that no client learns whose token it holds, for whom, with which scopes.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },

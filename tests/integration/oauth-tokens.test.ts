@@ -178,6 +178,36 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect((await publicClient.json()) as Record<string, unknown>).not.toMatchObject({ active: true });
   });
 
+  it("answers active:false and nothing else when a client introspects another client's token (RFC 7662 §2.2, §4)", async () => {
+    const introspect = (caller: RegisteredClient, token: string, hint?: string) =>
+      fetch(`${server.url}/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...clientAuthentication(caller) },
+        body: new URLSearchParams({ token, ...(hint ? { token_type_hint: hint } : {}) }).toString(),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }));
+    const owner = await register(server.url, { client_name: 'Owner', redirect_uris: ['https://owner.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    const other = await register(server.url, { client_name: 'Other', redirect_uris: ['https://other.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    remember(owner.client_secret, owner.registration_access_token, other.client_secret, other.registration_access_token);
+    const { tokens, browser } = await connect(server.url, owner, member);
+    remember(tokens.access_token, tokens.refresh_token, ...browser.jar.entries().map(([, value]) => value));
+
+    for (const [token, hint] of [
+      [tokens.access_token, 'access_token'],
+      [tokens.access_token, undefined],
+      [tokens.refresh_token, 'refresh_token'],
+      [tokens.refresh_token, undefined],
+    ] as const) {
+      const foreign = await introspect(other, token, hint);
+      expect(foreign.status, `${hint}`).toBe(200);
+      expect(foreign.body, `${hint}`).toEqual({ active: false });
+    }
+
+    const ownAccess = await introspect(owner, tokens.access_token);
+    expect(ownAccess.body).toMatchObject({ active: true, client_id: owner.client_id, scope: 'mcp:read mcp:write', sub: expect.any(String), exp: expect.any(Number) });
+    const ownRefresh = await introspect(owner, tokens.refresh_token, 'refresh_token');
+    expect(ownRefresh.body).toMatchObject({ active: true, client_id: owner.client_id, sub: expect.any(String) });
+  });
+
   it('lets only one of 50 parallel exchanges of a code succeed, and revokes what it issued', async () => {
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);
