@@ -137,9 +137,16 @@ async function createProvider(): Promise<Built> {
         enabled: true,
         allowedPolicy: (_ctx, client, token) => client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
       },
-      userinfo: { enabled: true },
+      // No userinfo endpoint: every access token is for /mcp alone (RFC 8707 resource indicators, below),
+      // and the provider answers userinfo only for tokens without an audience — it could never succeed.
+      // Who signed in reaches an OpenID client in the ID token instead.
+      userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
+      // /mcp takes Bearer tokens only (lib/mcp/caller.ts): a DPoP-bound token would work nowhere, so DPoP
+      // is neither advertised nor honoured; a proof sent anyway is ignored and a Bearer token issued
+      // (RFC 9449 §5), and `dpop_bound_access_tokens` is not registrable.
+      dPoP: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpResource(),

@@ -1,8 +1,10 @@
 // SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
 // detection, revocation, introspection, and nothing usable stored at rest.
+import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, Browser, clientAuthentication, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
 import { inspectDatabase } from '../helpers/inspect';
+import { postMcp, rpc } from '../helpers/mcp';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { DATABASES } from '../helpers/databases';
 
@@ -270,6 +272,42 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(call.status).toBe(401);
+  });
+
+  it('ignores a DPoP proof at the token endpoint (RFC 9449 §5): the tokens are Bearer tokens that /mcp accepts', async () => {
+    // A client asking for DPoP-bound tokens, on registration and at the token endpoint: /mcp takes only
+    // Bearer tokens, so a DPoP-bound token would be one that works nowhere.
+    const dpopClient = await register(server.url, { client_name: 'DPoP App', redirect_uris: ['https://dpop.example/cb'], dpop_bound_access_tokens: true });
+    remember(dpopClient.registration_access_token);
+    expect(dpopClient.dpop_bound_access_tokens).toBeUndefined();
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const proof = () => {
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const input = `${encode({ typ: 'dpop+jwt', alg: 'ES256', jwk })}.${encode({ jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) })}`;
+      return `${input}.${sign('sha256', Buffer.from(input), { key: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })), dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    };
+
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client: dpopClient, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const exchanged = await tokenRequest(
+      server.url,
+      { grant_type: 'authorization_code', code, redirect_uri: 'https://dpop.example/cb', client_id: dpopClient.client_id, code_verifier: verifier },
+      { dpop: proof() },
+    );
+    remember(code, exchanged.body.access_token, exchanged.body.refresh_token);
+    expect(exchanged.response.status, JSON.stringify(exchanged.body)).toBe(200);
+    expect(exchanged.body.token_type).toBe('Bearer');
+    expect((await postMcp(server.url, exchanged.body.access_token!, rpc('ping'))).status).toBe(200);
+
+    const refreshed = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token!, client_id: dpopClient.client_id }, { dpop: proof() });
+    remember(refreshed.body.access_token, refreshed.body.refresh_token);
+    expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(refreshed.body.token_type).toBe('Bearer');
+    expect((await postMcp(server.url, refreshed.body.access_token!, rpc('ping'))).status).toBe(200);
   });
 
   it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {
