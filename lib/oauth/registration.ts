@@ -178,6 +178,29 @@ function isCanonical(value: string, url: URL): boolean {
   return url.pathname === '/' && !url.search && url.href === `${value}/`;
 }
 
+/**
+ * Where a registration's authorization responses can go, for RFC 7592 updates, which may not change it:
+ * each https host (with its port), each loopback host name (any port: RFC 8252 §7.3) and each private-use
+ * scheme. Paths are free: the host or app that owns them stays the same.
+ */
+export function redirectTargets(uris: readonly string[]): Set<string> {
+  return new Set(
+    uris.map((uri) => {
+      const url = URL.parse(uri);
+      if (!url) return uri;
+      if (url.protocol === 'https:') return `https://${url.host}`;
+      if (url.protocol === 'http:') return `http://${url.hostname}`;
+      return url.protocol;
+    }),
+  );
+}
+
+export function sameRedirectTargets(before: readonly string[], after: readonly string[]): boolean {
+  const was = redirectTargets(before);
+  const now = redirectTargets(after);
+  return was.size === now.size && [...was].every((target) => now.has(target));
+}
+
 function filterList(value: unknown, supported: string[], fallback: string[]): string[] {
   if (!Array.isArray(value)) return [...fallback];
   const kept = [...new Set(value.filter((item): item is string => typeof item === 'string' && supported.includes(item)))];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRegistration, RegistrationError } from '@/lib/oauth/registration';
+import { normalizeRegistration, RegistrationError, sameRedirectTargets } from '@/lib/oauth/registration';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 
 const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as { client: string; registration_body: Record<string, unknown> }[];
@@ -98,5 +98,28 @@ describe('registration normalization', () => {
 
   it.each(fixtures.map((fixture) => [fixture.client, fixture.registration_body] as const))('accepts what %s sends', (_client, body) => {
     expect(normalizeRegistration(body).redirect_uris).toEqual([...new Set(body.redirect_uris as string[])]);
+  });
+});
+
+describe('what an RFC 7592 update may change', () => {
+  it.each([
+    ['a path on the same host', ['https://app.test/cb'], ['https://app.test/oauth/callback']],
+    ['a loopback port and path', ['http://127.0.0.1:8080/cb'], ['http://127.0.0.1/other']],
+    ['a private-use path', ['com.example.app:/cb'], ['com.example.app://oauth/callback']],
+    ['the order and number of URIs on the same hosts', ['https://app.test/a', 'https://app.test/b'], ['https://app.test/c']],
+  ])('allows %s', (_what, before, after) => {
+    expect(sameRedirectTargets(before, after)).toBe(true);
+  });
+
+  it.each([
+    ['another host', ['https://app.test/cb'], ['https://evil.test/cb']],
+    ['a host added', ['https://app.test/cb'], ['https://app.test/cb', 'https://evil.test/cb']],
+    ['a host removed', ['https://app.test/cb', 'https://other.test/cb'], ['https://other.test/cb']],
+    ['another port on an https host', ['https://app.test/cb'], ['https://app.test:8443/cb']],
+    ['another loopback name', ['http://127.0.0.1:8080/cb'], ['http://localhost:8080/cb']],
+    ['http instead of https', ['https://127.0.0.1/cb'], ['http://127.0.0.1/cb']],
+    ['another private-use scheme', ['com.example.app:/cb'], ['com.evil.app:/cb']],
+  ])('refuses %s', (_what, before, after) => {
+    expect(sameRedirectTargets(before, after)).toBe(false);
   });
 });
