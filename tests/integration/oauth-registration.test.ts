@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
+import { DATABASES } from '../helpers/databases';
 import { inspectDatabase } from '../helpers/inspect';
 import { connect, openConsent, authorizeUrl, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
@@ -142,8 +143,14 @@ describe('RFC 7592 management', () => {
   });
 });
 
-describe('RFC 7592 updates', () => {
+describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
   const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+  // Its own server: an update's writes and refusals are transactions, which both databases must honour.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ database: kind, env: { REGISTRATION_RATE_LIMIT: '1000' } });
+  });
+  afterAll(async () => server?.stop());
 
   async function update(client: RegisteredClient, fields: Record<string, unknown>, token = client.registration_access_token) {
     const response = await fetch(client.registration_client_uri, {
