@@ -57,7 +57,7 @@ export async function storedClientMetadata(tx: Tx, clientId: string): Promise<(C
   return { ...describeClient(row.payload as Record<string, unknown>), fields: row.payload as Record<string, unknown> };
 }
 
-export function describeClient(metadata: Record<string, unknown>): ClientDescription {
+function describeClient(metadata: Record<string, unknown>): ClientDescription {
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris.filter((uri): uri is string => typeof uri === 'string') : [];
   return { name: typeof metadata.client_name === 'string' ? metadata.client_name : null, redirectUris: uris };
 }

@@ -113,8 +113,8 @@ const SINGLE_WORD_SCHEMES = new Set(['cursor:']);
 const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:$/;
 
 /**
- * SPEC §3: https; http only on loopback; private-use schemes named after a domain (or one of the few
- * single-word ones real clients use). Never fragments, userinfo (`https://app.example@evil.example/cb`
+ * https; http only on loopback; private-use schemes named after a domain (or one of the few single-word
+ * ones real clients use). Never fragments, userinfo (`https://app.example@evil.example/cb`
  * goes to evil.example while reading as app.example), nor any spelling that parsers read differently:
  * the URI must be printable ASCII without a backslash, and exactly its own WHATWG URL serialisation, so
  * that `https:evil.example/cb`, `http:/127.0.0.1/cb`, `https://evil.example\@app.example/cb`, dot
