@@ -1,6 +1,6 @@
 // SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
 // detection, revocation, introspection, and nothing usable stored at rest.
-import { createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, Browser, clientAuthentication, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
 import { inspectDatabase } from '../helpers/inspect';
@@ -9,6 +9,13 @@ import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/
 import { DATABASES } from '../helpers/databases';
 
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+
+/** A compact ES256 JWS (RFC 7515), as a DPoP proof or a private_key_jwt client assertion is sent. */
+function es256Jwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode({ alg: 'ES256', ...header })}.${encode(payload)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
 
 describe.each(DATABASES)('tokens on the %s database', (kind) => {
   let server: RunningServer;
@@ -282,11 +289,8 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect(dpopClient.dpop_bound_access_tokens).toBeUndefined();
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const proof = () => {
-      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const input = `${encode({ typ: 'dpop+jwt', alg: 'ES256', jwk })}.${encode({ jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) })}`;
-      return `${input}.${sign('sha256', Buffer.from(input), { key: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })), dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-    };
+    const proof = () =>
+      es256Jwt({ typ: 'dpop+jwt', jwk }, { jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) }, privateKey);
 
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);
@@ -308,6 +312,47 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
     expect(refreshed.body.token_type).toBe('Bearer');
     expect((await postMcp(server.url, refreshed.body.access_token!, rpc('ping'))).status).toBe(200);
+  });
+
+  it('accepts every client authentication method discovery advertises: client_secret_post and private_key_jwt too', async () => {
+    const exchange = async (client: RegisteredClient, authentication: { params?: Record<string, string>; headers?: Record<string, string> }) => {
+      const browser = new Browser(server.url);
+      await browser.signIn(member.email, member.password);
+      const { verifier, challenge } = pkce();
+      const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+      const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+      const params = { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier, ...authentication.params };
+      const result = await tokenRequest(server.url, params, authentication.headers);
+      remember(code, result.body.access_token, result.body.refresh_token);
+      return result;
+    };
+
+    const post = await register(server.url, { client_name: 'Post', redirect_uris: ['https://post.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    remember(post.client_secret, post.registration_access_token);
+    const posted = await exchange(post, { params: { client_id: post.client_id, client_secret: post.client_secret! } });
+    expect(posted.response.status, JSON.stringify(posted.body)).toBe(200);
+
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'assertion-key', use: 'sig', alg: 'ES256' };
+    const signed = await register(server.url, {
+      client_name: 'Signed',
+      redirect_uris: ['https://signed.example/cb'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ES256',
+      jwks: { keys: [jwk] },
+    });
+    remember(signed.registration_access_token);
+    const now = Math.floor(Date.now() / 1000);
+    const assertion = es256Jwt(
+      { kid: 'assertion-key' },
+      { iss: signed.client_id, sub: signed.client_id, aud: server.url, jti: randomUUID(), iat: now, exp: now + 60 },
+      privateKey,
+    );
+    const asserted = await exchange(signed, {
+      params: { client_id: signed.client_id, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion },
+    });
+    expect(asserted.response.status, JSON.stringify(asserted.body)).toBe(200);
+    expect((await postMcp(server.url, asserted.body.access_token!, rpc('ping'))).status).toBe(200);
   });
 
   it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {
