@@ -10,6 +10,7 @@ import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
 import { revokeGrantsWhere } from '@/lib/oauth/grants';
 import { oauthProvider } from '@/lib/oauth/provider';
+import { classifyRedirectUri, RegistrationError } from '@/lib/oauth/registration';
 import type { OrgAdmin } from './access';
 import { invalid, notFound } from './errors';
 
@@ -141,6 +142,15 @@ export async function registerConfidentialClient(
   input: { name: string; redirectUris: string[] },
   ip: string,
 ): Promise<RegisteredClient> {
+  // The redirect-URI rules of self-registration (registration.ts) hold for hand-registered clients too.
+  for (const uri of input.redirectUris) {
+    try {
+      classifyRedirectUri(uri);
+    } catch (error) {
+      if (error instanceof RegistrationError) throw invalid(`This client cannot be registered: ${error.description}.`);
+      throw error;
+    }
+  }
   const provider = await oauthProvider();
   const clientId = `gh_${randomBytes(16).toString('base64url')}`;
   const clientSecret = randomBytes(32).toString('base64url');

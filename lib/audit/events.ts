@@ -5,6 +5,7 @@ import type { Prisma } from '@/lib/generated/prisma/client';
 
 export type AuditEventType =
   | 'client.registered'
+  | 'client.updated'
   | 'client.deleted'
   | 'client.disabled'
   | 'client.enabled'

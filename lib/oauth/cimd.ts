@@ -7,9 +7,10 @@
 // Tests serve documents from this machine, which the SSRF protection rightly refuses. They lift it for
 // loopback origins only, through two variables that must both be set, one of them to a sentence no one
 // sets by accident; the server says so loudly at start-up.
-import type { Configuration } from 'oidc-provider';
+import { errors, type Configuration } from 'oidc-provider';
 import { env } from '@/lib/env';
 import { isDisabled } from './clients';
+import { classifyRedirectUri, RegistrationError } from './registration';
 
 export const CIMD_DRAFT = 'draft-02';
 const TEST_ALLOWANCE = 'I understand this disables SSRF protection for loopback origins';
@@ -22,10 +23,26 @@ export function cimdOptions(): Pick<Features, 'clientIdMetadataDocument'> {
     clientIdMetadataDocument: {
       enabled: true,
       ack: CIMD_DRAFT,
-      // A client an instance admin disabled stays refused, CIMD or not.
-      allowClient: async (_ctx: unknown, client: { clientId: string }) => !(await isDisabled(client.clientId)),
+      allowClient: async (_ctx: unknown, client: { clientId: string; redirectUris?: string[] }) => {
+        refuseUnacceptableRedirectUris(client.redirectUris ?? []);
+        // A client an instance admin disabled stays refused, CIMD or not.
+        return !(await isDisabled(client.clientId));
+      },
     },
   } as Pick<Features, 'clientIdMetadataDocument'>;
+}
+
+/**
+ * A document's redirect URIs meet the rules a registration's do (registration.ts): a client cannot get
+ * by describing itself what it could not get by registering. Checked on every use, cached or not.
+ */
+function refuseUnacceptableRedirectUris(uris: string[]): void {
+  try {
+    uris.forEach(classifyRedirectUri);
+  } catch (error) {
+    if (!(error instanceof RegistrationError)) throw error;
+    throw new errors.InvalidClientMetadata(`the client's metadata document declares a redirect URI that is not accepted: ${error.description}`);
+  }
 }
 
 /** The provider's `fetch`: the standard one, except for the test allowance described above. */

@@ -44,6 +44,60 @@ export function redirectHostname(uris: string[]): string | null {
   return null;
 }
 
+/** What people are shown of a client: its name and where its authorization responses go. */
+export type ClientDescription = { name: string | null; redirectUris: string[] };
+
+/**
+ * The provider's stored metadata of a registered client, as people see it (CIMD clients have none
+ * stored). `fields` is the whole metadata, to tell which fields an update changed.
+ */
+export async function storedClientMetadata(tx: Tx, clientId: string): Promise<(ClientDescription & { fields: Record<string, unknown> }) | null> {
+  const row = await tx.oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } }, select: { payload: true } });
+  if (!row || typeof row.payload !== 'object' || row.payload === null || Array.isArray(row.payload)) return null;
+  return { ...describeClient(row.payload as Record<string, unknown>), fields: row.payload as Record<string, unknown> };
+}
+
+function describeClient(metadata: Record<string, unknown>): ClientDescription {
+  const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris.filter((uri): uri is string => typeof uri === 'string') : [];
+  return { name: typeof metadata.client_name === 'string' ? metadata.client_name : null, redirectUris: uris };
+}
+
+/** Fields never compared or recorded: credentials, and what the provider adds to its responses. */
+const UNRECORDED_FIELDS = new Set(['client_secret', 'client_secret_expires_at', 'registration_access_token', 'registration_client_uri']);
+
+/**
+ * Takes an RFC 7592 update into Gatehouse's own record in the caller's transaction (the one the
+ * provider's write is in): the row the consoles and Connected Apps read gets the name and host the
+ * consent screen shows, and `client.updated` records before and after.
+ */
+export async function recordClientUpdate(
+  tx: Tx,
+  update: { clientId: string; ip: string | null; before: ClientDescription & { fields: Record<string, unknown> }; after: Record<string, unknown> },
+): Promise<void> {
+  const after = describeClient(update.after);
+  await tx.oAuthClient.updateMany({
+    where: { clientId: update.clientId },
+    data: { name: after.name, hostname: redirectHostname(after.redirectUris) },
+  });
+  const fields = [...new Set([...Object.keys(update.before.fields), ...Object.keys(update.after)])]
+    .filter((field) => !UNRECORDED_FIELDS.has(field))
+    .filter((field) => JSON.stringify(update.before.fields[field]) !== JSON.stringify(update.after[field]))
+    .sort();
+  await recordAudit(
+    {
+      type: 'client.updated',
+      clientId: update.clientId,
+      ip: update.ip,
+      data: {
+        before: { name: update.before.name, redirectUris: update.before.redirectUris },
+        after: { name: after.name, redirectUris: after.redirectUris },
+        changedFields: fields,
+      },
+    },
+    tx,
+  );
+}
+
 /** Removes the provider's record of a client: its metadata and its RFC 7592 registration access tokens. */
 export async function deleteProviderClient(tx: Tx, clientId: string): Promise<void> {
   await tx.oidcModel.deleteMany({ where: { model: 'Client', id: clientId } });

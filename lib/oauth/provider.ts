@@ -130,11 +130,23 @@ async function createProvider(): Promise<Built> {
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: true },
       registrationManagement: { enabled: true, rotateRegistrationAccessToken: false },
       revocation: { enabled: true },
-      // RFC 7662 for confidential clients only: a public client has nothing to authenticate with.
-      introspection: { enabled: true, allowedPolicy: (_ctx, client) => client.clientAuthMethod !== 'none' },
-      userinfo: { enabled: true },
+      // RFC 7662 for confidential clients only (a public client has nothing to authenticate with), and
+      // only about their own tokens (§4): any other token is answered with just `active: false` (§2.2),
+      // so that no client learns whose token it holds, for whom, with which scopes.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
+      },
+      // No userinfo endpoint: every access token is for /mcp alone (RFC 8707 resource indicators, below),
+      // and the provider answers userinfo only for tokens without an audience — it could never succeed.
+      // Who signed in reaches an OpenID client in the ID token instead.
+      userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
+      // /mcp takes Bearer tokens only (lib/mcp/caller.ts): a DPoP-bound token would work nowhere, so DPoP
+      // is neither advertised nor honoured; a proof sent anyway is ignored and a Bearer token issued
+      // (RFC 9449 §5), and `dpop_bound_access_tokens` is not registrable.
+      dPoP: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpResource(),

@@ -17,7 +17,6 @@ export const REGISTRATION_LIMITS = {
 
 const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const SUPPORTED_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'filesystem:']);
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export class RegistrationError extends Error {
@@ -106,8 +105,21 @@ export function normalizeRegistration(input: unknown): Metadata {
 type RedirectKind = 'https' | 'https-loopback' | 'loopback' | 'custom';
 
 /**
- * SPEC §3: https; http only on loopback; private-use schemes; never javascript:, data:, file:, fragments,
- * nor userinfo: `https://app.example@evil.example/cb` goes to evil.example while reading as app.example.
+ * Single-word private-use schemes that real MCP clients register (RFC 8252 §7.1 asks for a reverse
+ * domain name; these predate that advice and cannot change): Cursor's `cursor://anysphere.cursor-mcp/…`.
+ */
+const SINGLE_WORD_SCHEMES = new Set(['cursor:']);
+/** RFC 8252 §7.1: a private-use scheme is a domain name the app's publisher controls, reversed. */
+const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:$/;
+
+/**
+ * https; http only on loopback; private-use schemes named after a domain (or one of the few single-word
+ * ones real clients use). Never fragments, userinfo (`https://app.example@evil.example/cb`
+ * goes to evil.example while reading as app.example), nor any spelling that parsers read differently:
+ * the URI must be printable ASCII without a backslash, and exactly its own WHATWG URL serialisation, so
+ * that `https:evil.example/cb`, `http:/127.0.0.1/cb`, `https://evil.example\@app.example/cb`, dot
+ * segments, upper-case hosts and default ports are refused instead of being read one way here and
+ * another way by a client, a browser or a proxy.
  */
 export function classifyRedirectUri(value: unknown): RedirectKind {
   if (typeof value !== 'string' || !value) {
@@ -116,36 +128,77 @@ export function classifyRedirectUri(value: unknown): RedirectKind {
   if (value.length > REGISTRATION_LIMITS.uriLength) {
     throw new RegistrationError('invalid_redirect_uri', `redirect URIs must be at most ${REGISTRATION_LIMITS.uriLength} characters`);
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new RegistrationError('invalid_redirect_uri', `${value} is not an absolute URI`);
+  // No spaces, controls, bidirectional overrides or other non-ASCII text, which can make a URI read as
+  // something it is not; international host names are spelled in punycode.
+  if (/[^\x21-\x7e]/.test(value)) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must be printable ASCII (international host names in punycode)');
+  }
+  if (value.includes('\\')) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a backslash');
   }
   if (value.includes('#')) {
     throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a fragment');
   }
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) {
-    throw new RegistrationError('invalid_redirect_uri', `the ${url.protocol.slice(0, -1)} scheme is not allowed`);
+  const url = URL.parse(value);
+  if (!url) throw new RegistrationError('invalid_redirect_uri', `${value} is not an absolute URI`);
+  const scheme = url.protocol;
+  if (scheme !== 'https:' && scheme !== 'http:' && !SINGLE_WORD_SCHEMES.has(scheme) && !REVERSE_DOMAIN_SCHEME.test(scheme)) {
+    throw new RegistrationError(
+      'invalid_redirect_uri',
+      `the ${scheme.slice(0, -1)} scheme is not allowed: use https, http on loopback, or a private-use scheme named after your domain (RFC 8252 §7.1), e.g. com.example.app:`,
+    );
   }
   if (url.username || url.password) {
     throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a user name or password');
   }
-  if (url.protocol === 'https:') {
-    if (!url.hostname) throw new RegistrationError('invalid_redirect_uri', `${value} has no host`);
+  if (!isCanonical(value, url)) {
+    throw new RegistrationError('invalid_redirect_uri', `${value} is not written the way it is read: register it as ${url.href}`);
+  }
+  if (scheme === 'https:') {
     return LOOPBACK_HOSTS.has(url.hostname) ? 'https-loopback' : 'https';
   }
-  if (url.protocol === 'http:') {
+  if (scheme === 'http:') {
     if (!LOOPBACK_HOSTS.has(url.hostname)) {
       throw new RegistrationError('invalid_redirect_uri', 'http redirect URIs are allowed only on loopback (localhost, 127.0.0.1, [::1])');
     }
     return 'loopback';
   }
-  // RFC 8252 §7.1: a private-use scheme is a reverse domain name, e.g. com.example.app: or cursor:
-  if (!/^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) {
-    throw new RegistrationError('invalid_redirect_uri', `${value} has an invalid scheme`);
+  if (!url.host && !url.pathname) {
+    throw new RegistrationError('invalid_redirect_uri', `${value} names a scheme and nothing else`);
   }
   return 'custom';
+}
+
+/**
+ * The URI as given is its own serialisation — except that a bare origin may leave out the "/" that
+ * serialisation adds (`https://app.example`), which every parser reads the same way.
+ */
+function isCanonical(value: string, url: URL): boolean {
+  if (url.href === value) return true;
+  return url.pathname === '/' && !url.search && url.href === `${value}/`;
+}
+
+/**
+ * Where a registration's authorization responses can go, for RFC 7592 updates, which may not change it:
+ * each https host (with its port), each loopback host name (any port: RFC 8252 §7.3) and each private-use
+ * scheme. Paths are free: the host or app that owns them stays the same.
+ */
+export function redirectTargets(uris: readonly string[]): Set<string> {
+  return new Set(
+    uris.map((uri) => {
+      const url = URL.parse(uri);
+      if (!url) return uri;
+      if (url.protocol === 'https:') return `https://${url.host}`;
+      if (url.protocol === 'http:') return `http://${url.hostname}`;
+      return url.protocol;
+    }),
+  );
+}
+
+export function sameRedirectTargets(before: readonly string[], after: readonly string[]): boolean {
+  const was = redirectTargets(before);
+  const now = redirectTargets(after);
+  return was.size === now.size && [...was].every((target) => now.has(target));
 }
 
 function filterList(value: unknown, supported: string[], fallback: string[]): string[] {

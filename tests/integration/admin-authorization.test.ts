@@ -150,6 +150,10 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['setToolRestricted', ['acme', { tool: 'whoami', restricted: 'yes' }]],
       ['registerClient', ['acme', { name: '', redirectUris: [] }]],
       ['registerClient', ['acme', { name: 'X', redirectUris: ['not a url'] }]],
+      // The redirect-URI rules of self-registration hold for clients an owner registers too.
+      ['registerClient', ['acme', { name: 'X', redirectUris: ['https://evil.test\\@good.test/cb'] }]],
+      ['registerClient', ['acme', { name: 'X', redirectUris: ['https:evil.test/cb'] }]],
+      ['registerClient', ['acme', { name: 'X', redirectUris: ['https://good.test/\u202Ebc/cb'] }]],
       ['decideClient', ['acme', { clientId: acmeClient, decision: 'maybe' }]],
       ['setAppPolicy', ['../globex', { policy: 'approved' }]],
       ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],

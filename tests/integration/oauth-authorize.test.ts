@@ -177,4 +177,29 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     const { tokens } = await connect(server.url, client, member, { scopes: ['mcp:read'] });
     expect(tokens.scope).toBe('mcp:read');
   });
+
+  it.each(['query', 'fragment', 'form_post'])('delivers the code with response_mode=%s, as discovery advertises', async (mode) => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const form = await openConsent(browser, `${authorizeUrl(server.url, { client, challenge: pkce().challenge })}&response_mode=${mode}`);
+    const body = new URLSearchParams({ csrf: form.csrf, decision: 'allow', org: form.orgIds[0]!, scope: 'mcp:read' });
+    const { response, url } = await browser.follow(`${server.url}/consent/${form.uid}/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: body.toString(),
+    });
+    if (mode === 'form_post') {
+      // RFC 8414 response_modes_supported; OAuth 2.0 Form Post Response Mode: a page that posts the code.
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toMatch(/<form[^>]*action="https:\/\/app\.example\/callback"/);
+      expect(html).toMatch(/name="code" value="[^"]+"/);
+      return;
+    }
+    const back = new URL(url);
+    expect(back.origin + back.pathname).toBe('https://app.example/callback');
+    const params = mode === 'query' ? back.searchParams : new URLSearchParams(back.hash.slice(1));
+    expect(params.get('code')).toBeTruthy();
+    expect(params.get('iss')).toBe(server.url);
+  });
 });

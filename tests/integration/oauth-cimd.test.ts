@@ -21,7 +21,7 @@ beforeAll(async () => {
     client_id: clientId,
     client_name: 'CIMD App',
     application_type: 'native',
-    redirect_uris: ['https://cimd-app.example/callback', 'cimdapp://oauth/callback', 'http://127.0.0.1/callback'],
+    redirect_uris: ['https://cimd-app.example/callback', 'com.example.cimdapp://oauth/callback', 'http://127.0.0.1/callback'],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
@@ -58,8 +58,8 @@ describe('Client ID Metadata Documents', () => {
   });
 
   it('uses the redirect URIs the document declares: a custom scheme, and loopback on any port', async () => {
-    const scheme = await connect(server.url, client, member, { redirectUri: 'cimdapp://oauth/callback' });
-    expect(scheme.grantRedirect.protocol).toBe('cimdapp:');
+    const scheme = await connect(server.url, client, member, { redirectUri: 'com.example.cimdapp://oauth/callback' });
+    expect(scheme.grantRedirect.protocol).toBe('com.example.cimdapp:');
     const loopback = await connect(server.url, client, member, { redirectUri: 'http://127.0.0.1:41234/callback' });
     expect(loopback.grantRedirect.host).toBe('127.0.0.1:41234');
   });
@@ -69,6 +69,23 @@ describe('Client ID Metadata Documents', () => {
     const response = await fetch(authorizeUrl(server.url, { client, challenge, redirectUri: 'https://evil.example/cb' }), { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/redirect_uri/);
+  });
+
+  it.each([
+    ['a single-word scheme no client uses', 'myapp://oauth/callback'],
+    ['a browser-internal scheme', 'chrome://settings'],
+    ['a backslash', 'https://evil.example\\@shady.example/cb'],
+    ['https without slashes', 'https:evil.example/cb'],
+  ])('refuses a document that declares a redirect URI with %s, as registration would', async (_what, uri) => {
+    const path = `/apps/shady-${encodeURIComponent(uri).replace(/%/g, '')}.json`;
+    const url = `${documents.origin}${path}`;
+    documents.documents.set(path, { client_id: url, client_name: 'Shady', application_type: 'native', redirect_uris: ['https://shady.example/cb', uri], token_endpoint_auth_method: 'none' });
+    const response = await fetch(
+      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://shady.example/cb'] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
   });
 
   it('refuses a document whose client_id does not match its URL', async () => {

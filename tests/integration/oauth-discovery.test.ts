@@ -50,6 +50,22 @@ describe('discovery', () => {
       expect(metadata.token_endpoint_auth_methods_supported).not.toContain('client_secret_jwt');
       expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
       expect(JSON.stringify(metadata.token_endpoint_auth_signing_alg_values_supported)).not.toMatch(/HS/);
+      // Only what works end to end: /mcp takes Bearer tokens only (no DPoP, no mTLS binding); pushed or
+      // signed authorization requests are not offered; access tokens are for /mcp alone, so there is no
+      // userinfo endpoint that could accept one.
+      for (const field of [
+        'userinfo_endpoint',
+        'dpop_signing_alg_values_supported',
+        'tls_client_certificate_bound_access_tokens',
+        'pushed_authorization_request_endpoint',
+        'require_pushed_authorization_requests',
+        'request_object_signing_alg_values_supported',
+        'request_parameter_supported',
+        'request_uri_parameter_supported',
+        'end_session_endpoint',
+      ]) {
+        expect([undefined, false], field).toContain(metadata[field]);
+      }
       // Nothing points outside /oauth/*.
       for (const [field, value] of Object.entries(metadata)) {
         if (field.endsWith('_endpoint') || field === 'jwks_uri') expect(String(value)).toMatch(new RegExp(`^${server.url}/oauth/`));

@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
+import { DATABASES } from '../helpers/databases';
 import { fetchFrom } from '../helpers/from-address';
 import { inspectDatabase } from '../helpers/inspect';
-import { register, tokenRequest } from '../helpers/oauth';
-import { startServer, type RunningServer } from '../helpers/server';
+import { connect, openConsent, authorizeUrl, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
+import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
 type Fixture = { client: string; registration_body: Record<string, unknown> };
 const FIXTURES_FILE = join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json');
@@ -140,6 +141,118 @@ describe('RFC 7592 management', () => {
     });
     expect(response.status).toBe(401);
     expect(body.error).toBe('invalid_client');
+  });
+});
+
+describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
+  const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+  // Its own server: an update's writes and refusals are transactions, which both databases must honour.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ database: kind, env: { REGISTRATION_RATE_LIMIT: '1000' } });
+  });
+  afterAll(async () => server?.stop());
+
+  async function update(client: RegisteredClient, fields: Record<string, unknown>, token = client.registration_access_token) {
+    const response = await fetch(client.registration_client_uri, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: client.client_id, ...fields }),
+    });
+    return { response, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function read(client: RegisteredClient) {
+    const response = await fetch(client.registration_client_uri, { headers: { authorization: `Bearer ${client.registration_access_token}` } });
+    return (await response.json()) as Record<string, unknown>;
+  }
+
+  async function updatesOf(clientId: string) {
+    const inspected = await inspectDatabase(server, async (query) => ({
+      row: (await query<{ name: string | null; hostname: string | null }>(`SELECT name, hostname FROM clients WHERE client_id = $1`, [clientId]))[0],
+      events: await query<{ data: Record<string, unknown>; ip: string | null }>(
+        `SELECT data, ip FROM audit_events WHERE client_id = $1 AND type = 'client.updated' ORDER BY id`,
+        [clientId],
+      ),
+    }));
+    server = inspected.server;
+    return inspected.result;
+  }
+
+  it("records an update in Gatehouse's own client row and audits it with before and after, so the consoles show what the consent screen shows", async () => {
+    const client = await register(server.url, { client_name: 'Trusted Notes', redirect_uris: ['https://notes.example/cb'] });
+    const { browser } = await connect(server.url, client, member);
+    const renamed = await update(client, { client_name: 'Evil Exfil', redirect_uris: ['https://notes.example/oauth/callback'] });
+    expect(renamed.response.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).not.toHaveProperty('client_secret');
+
+    const { row, events } = await updatesOf(client.client_id);
+    expect(row).toEqual({ name: 'Evil Exfil', hostname: 'notes.example' });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toEqual({
+      before: { name: 'Trusted Notes', redirectUris: ['https://notes.example/cb'] },
+      after: { name: 'Evil Exfil', redirectUris: ['https://notes.example/oauth/callback'] },
+      changedFields: ['client_name', 'redirect_uris'],
+    });
+    expect(events[0]!.ip).toEqual(expect.any(String));
+
+    await browser.signIn(member.email, member.password); // the server restarted for the inspection
+    const apps = await (await browser.follow(`${server.url}/settings/connected-apps`)).response.text();
+    expect(apps).toContain('Evil Exfil');
+    expect(apps).not.toContain('Trusted Notes');
+    const consent = await openConsent(browser, authorizeUrl(server.url, { client: { ...client, redirect_uris: ['https://notes.example/oauth/callback'] }, challenge: pkce().challenge }));
+    expect(consent.html).toContain('Evil Exfil');
+  });
+
+  it.each([
+    ['another host', ['https://evil.test/cb']],
+    ['an added host', ['https://notes2.example/cb', 'https://evil.test/cb']],
+    ['another port on the same host', ['https://notes2.example:8443/cb']],
+    ['a private-use scheme added to a web client', ['https://notes2.example/cb', 'com.evil.app:/cb']],
+  ])('refuses an update that changes the set of redirect hosts (%s) with invalid_redirect_uri, and changes nothing', async (_what, uris) => {
+    const client = await register(server.url, { client_name: 'Notes Two', redirect_uris: ['https://notes2.example/cb'] });
+    const moved = await update(client, { client_name: 'Evil Exfil', redirect_uris: uris });
+    expect(moved.response.status).toBe(400);
+    expect(moved.body.error).toBe('invalid_redirect_uri');
+    expect(moved.body.error_description).toMatch(/register again/);
+    expect(await read(client)).toMatchObject({ client_name: 'Notes Two', redirect_uris: ['https://notes2.example/cb'] });
+  });
+
+  it('lets a native client change its loopback port and path and its private-use path, but not its scheme or loopback host', async () => {
+    const client = await register(server.url, { client_name: 'Native Notes', redirect_uris: ['http://127.0.0.1:8080/cb', 'com.example.notes:/cb'] });
+    const allowed = await update(client, { client_name: 'Native Notes', redirect_uris: ['http://127.0.0.1:9090/other', 'com.example.notes:/oauth/callback'] });
+    expect(allowed.response.status, JSON.stringify(allowed.body)).toBe(200);
+    for (const uris of [
+      ['http://localhost:9090/other', 'com.example.notes:/oauth/callback'],
+      ['http://127.0.0.1:9090/other', 'com.evil.notes:/oauth/callback'],
+      ['http://127.0.0.1:9090/other'],
+    ]) {
+      const refused = await update(client, { client_name: 'Native Notes', redirect_uris: uris });
+      expect(refused.response.status, uris.join(' ')).toBe(400);
+      expect(refused.body.error).toBe('invalid_redirect_uri');
+    }
+    expect((await read(client)).redirect_uris).toEqual(['http://127.0.0.1:9090/other', 'com.example.notes:/oauth/callback']);
+  });
+
+  it.each(['https:notes4.example/cb', 'https://notes4.example\\@evil.test/cb', 'myapp://cb'])(
+    'holds an update to the rules of registration: %s is refused',
+    async (uri) => {
+      const client = await register(server.url, { client_name: 'Notes Four', redirect_uris: ['https://notes4.example/cb'] });
+      const refused = await update(client, { client_name: 'Notes Four', redirect_uris: [uri] });
+      expect(refused.response.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_redirect_uri');
+      expect((await read(client)).redirect_uris).toEqual(['https://notes4.example/cb']);
+    },
+  );
+
+  it('answers an update without the registration access token with invalid_token, whatever it asks for', async () => {
+    const client = await register(server.url, { client_name: 'Notes Three', redirect_uris: ['https://notes3.example/cb'] });
+    const forged = await update(client, { client_name: 'Evil Exfil', redirect_uris: ['https://evil.test/cb'] }, 'not-the-token');
+    expect(forged.response.status).toBe(401);
+    expect(forged.body.error).toBe('invalid_token');
+    const { row, events } = await updatesOf(client.client_id);
+    expect(row?.name).toBe('Notes Three');
+    expect(events).toEqual([]);
   });
 });
 

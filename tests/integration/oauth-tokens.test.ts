@@ -1,12 +1,21 @@
 // SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
 // detection, revocation, introspection, and nothing usable stored at rest.
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, Browser, clientAuthentication, connect, decide, openConsent, pkce, register, tokenRequest, type RegisteredClient } from '../helpers/oauth';
 import { inspectDatabase } from '../helpers/inspect';
+import { postMcp, rpc } from '../helpers/mcp';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { DATABASES } from '../helpers/databases';
 
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
+
+/** A compact ES256 JWS (RFC 7515), as a DPoP proof or a private_key_jwt client assertion is sent. */
+function es256Jwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode({ alg: 'ES256', ...header })}.${encode(payload)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
 
 describe.each(DATABASES)('tokens on the %s database', (kind) => {
   let server: RunningServer;
@@ -178,6 +187,36 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect((await publicClient.json()) as Record<string, unknown>).not.toMatchObject({ active: true });
   });
 
+  it("answers active:false and nothing else when a client introspects another client's token (RFC 7662 §2.2, §4)", async () => {
+    const introspect = (caller: RegisteredClient, token: string, hint?: string) =>
+      fetch(`${server.url}/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...clientAuthentication(caller) },
+        body: new URLSearchParams({ token, ...(hint ? { token_type_hint: hint } : {}) }).toString(),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }));
+    const owner = await register(server.url, { client_name: 'Owner', redirect_uris: ['https://owner.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    const other = await register(server.url, { client_name: 'Other', redirect_uris: ['https://other.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    remember(owner.client_secret, owner.registration_access_token, other.client_secret, other.registration_access_token);
+    const { tokens, browser } = await connect(server.url, owner, member);
+    remember(tokens.access_token, tokens.refresh_token, ...browser.jar.entries().map(([, value]) => value));
+
+    for (const [token, hint] of [
+      [tokens.access_token, 'access_token'],
+      [tokens.access_token, undefined],
+      [tokens.refresh_token, 'refresh_token'],
+      [tokens.refresh_token, undefined],
+    ] as const) {
+      const foreign = await introspect(other, token, hint);
+      expect(foreign.status, `${hint}`).toBe(200);
+      expect(foreign.body, `${hint}`).toEqual({ active: false });
+    }
+
+    const ownAccess = await introspect(owner, tokens.access_token);
+    expect(ownAccess.body).toMatchObject({ active: true, client_id: owner.client_id, scope: 'mcp:read mcp:write', sub: expect.any(String), exp: expect.any(Number) });
+    const ownRefresh = await introspect(owner, tokens.refresh_token, 'refresh_token');
+    expect(ownRefresh.body).toMatchObject({ active: true, client_id: owner.client_id, sub: expect.any(String) });
+  });
+
   it('lets only one of 50 parallel exchanges of a code succeed, and revokes what it issued', async () => {
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);
@@ -240,6 +279,80 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(call.status).toBe(401);
+  });
+
+  it('ignores a DPoP proof at the token endpoint (RFC 9449 §5): the tokens are Bearer tokens that /mcp accepts', async () => {
+    // A client asking for DPoP-bound tokens, on registration and at the token endpoint: /mcp takes only
+    // Bearer tokens, so a DPoP-bound token would be one that works nowhere.
+    const dpopClient = await register(server.url, { client_name: 'DPoP App', redirect_uris: ['https://dpop.example/cb'], dpop_bound_access_tokens: true });
+    remember(dpopClient.registration_access_token);
+    expect(dpopClient.dpop_bound_access_tokens).toBeUndefined();
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const proof = () =>
+      es256Jwt({ typ: 'dpop+jwt', jwk }, { jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) }, privateKey);
+
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client: dpopClient, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const exchanged = await tokenRequest(
+      server.url,
+      { grant_type: 'authorization_code', code, redirect_uri: 'https://dpop.example/cb', client_id: dpopClient.client_id, code_verifier: verifier },
+      { dpop: proof() },
+    );
+    remember(code, exchanged.body.access_token, exchanged.body.refresh_token);
+    expect(exchanged.response.status, JSON.stringify(exchanged.body)).toBe(200);
+    expect(exchanged.body.token_type).toBe('Bearer');
+    expect((await postMcp(server.url, exchanged.body.access_token!, rpc('ping'))).status).toBe(200);
+
+    const refreshed = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token!, client_id: dpopClient.client_id }, { dpop: proof() });
+    remember(refreshed.body.access_token, refreshed.body.refresh_token);
+    expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(refreshed.body.token_type).toBe('Bearer');
+    expect((await postMcp(server.url, refreshed.body.access_token!, rpc('ping'))).status).toBe(200);
+  });
+
+  it('accepts every client authentication method discovery advertises: client_secret_post and private_key_jwt too', async () => {
+    const exchange = async (client: RegisteredClient, authentication: { params?: Record<string, string>; headers?: Record<string, string> }) => {
+      const browser = new Browser(server.url);
+      await browser.signIn(member.email, member.password);
+      const { verifier, challenge } = pkce();
+      const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+      const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+      const params = { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier, ...authentication.params };
+      const result = await tokenRequest(server.url, params, authentication.headers);
+      remember(code, result.body.access_token, result.body.refresh_token);
+      return result;
+    };
+
+    const post = await register(server.url, { client_name: 'Post', redirect_uris: ['https://post.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    remember(post.client_secret, post.registration_access_token);
+    const posted = await exchange(post, { params: { client_id: post.client_id, client_secret: post.client_secret! } });
+    expect(posted.response.status, JSON.stringify(posted.body)).toBe(200);
+
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'assertion-key', use: 'sig', alg: 'ES256' };
+    const signed = await register(server.url, {
+      client_name: 'Signed',
+      redirect_uris: ['https://signed.example/cb'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ES256',
+      jwks: { keys: [jwk] },
+    });
+    remember(signed.registration_access_token);
+    const now = Math.floor(Date.now() / 1000);
+    const assertion = es256Jwt(
+      { kid: 'assertion-key' },
+      { iss: signed.client_id, sub: signed.client_id, aud: server.url, jti: randomUUID(), iat: now, exp: now + 60 },
+      privateKey,
+    );
+    const asserted = await exchange(signed, {
+      params: { client_id: signed.client_id, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion },
+    });
+    expect(asserted.response.status, JSON.stringify(asserted.body)).toBe(200);
+    expect((await postMcp(server.url, asserted.body.access_token!, rpc('ping'))).status).toBe(200);
   });
 
   it('stores no credential it issued (a dump of every table contains none), and audited every step', async () => {

@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRegistration, RegistrationError } from '@/lib/oauth/registration';
+import { normalizeRegistration, RegistrationError, sameRedirectTargets } from '@/lib/oauth/registration';
+import { PROJECT_ROOT } from '../../lib/cli/standalone';
+
+const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as { client: string; registration_body: Record<string, unknown> }[];
 
 describe('registration normalization', () => {
   it('makes clients with custom schemes or loopback redirects native and drops what is not offered', () => {
@@ -43,5 +48,78 @@ describe('registration normalization', () => {
     expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], ...fields })).toThrow(
       expect.objectContaining({ code: 'invalid_client_metadata' }),
     );
+  });
+
+  it.each([
+    ['a backslash before userinfo', 'https://evil.test\\@good.test/cb'],
+    ['backslashes for slashes', 'https:\\\\evil.test\\cb'],
+    ['a backslash in a private-use URI', 'com.example.app://evil.test\\@good.test/cb'],
+    ['https without slashes', 'https:evil.test/cb'],
+    ['http on loopback with one slash', 'http:/127.0.0.1/cb'],
+    ['a right-to-left override in the path', 'https://good.test/\u202Ebc/cb'],
+    ['a right-to-left override in a private-use URI', 'com.example.app:/\u202Ecb'],
+    ['a left-to-right isolate', 'https://good.test/cb\u2066'],
+    ['a space', 'https://good.test/c b'],
+    ['a host in capitals', 'https://GOOD.test/cb'],
+    ['the default port spelled out', 'https://good.test:443/cb'],
+    ['a dot segment', 'https://good.test/a/../cb'],
+    ['an encoded dot segment', 'cursor://anysphere.cursor-mcp/a/%2e%2e/cb'],
+    ['a Unicode host', 'https://bücher.test/cb'],
+    ['an IPv4 address in hex', 'http://0x7f.0.0.1/cb'],
+    ['a scheme in capitals', 'Com.Example.App:/cb'],
+    ['ftp:', 'ftp://files.test/cb'],
+    ['ws:', 'ws://127.0.0.1/cb'],
+    ['wss:', 'wss://good.test/cb'],
+    ['chrome:', 'chrome://settings'],
+    ['view-source:', 'view-source:https://good.test/cb'],
+    ['intent:', 'intent://cb#Intent;scheme=https;end'],
+    ['a single-word scheme no client uses', 'myapp://cb'],
+    ['a private-use scheme with nothing after it', 'com.example.app:'],
+    ['an empty label in a reverse-domain scheme', 'com..example:/cb'],
+  ])('refuses the redirect URI with %s (%s)', (_what, uri) => {
+    expect(() => normalizeRegistration({ redirect_uris: [uri] })).toThrow(expect.objectContaining({ code: 'invalid_redirect_uri' }));
+  });
+
+  it.each([
+    'https://good.test/cb',
+    'https://good.test',
+    'https://good.test/',
+    'https://good.test:8443/cb?app=1',
+    'http://127.0.0.1/cb',
+    'http://127.0.0.1:8080/',
+    'http://[::1]:8080/cb',
+    'http://localhost:3118/callback',
+    'com.example.app:/oauth2redirect',
+    'com.example.app://callback',
+    'cursor://anysphere.cursor-mcp/oauth/callback',
+  ])('accepts the redirect URI %s, spelled canonically', (uri) => {
+    expect(normalizeRegistration({ redirect_uris: [uri] }).redirect_uris).toEqual([uri]);
+  });
+
+  it.each(fixtures.map((fixture) => [fixture.client, fixture.registration_body] as const))('accepts what %s sends', (_client, body) => {
+    expect(normalizeRegistration(body).redirect_uris).toEqual([...new Set(body.redirect_uris as string[])]);
+  });
+});
+
+describe('what an RFC 7592 update may change', () => {
+  it.each([
+    ['a path on the same host', ['https://app.test/cb'], ['https://app.test/oauth/callback']],
+    ['a loopback port and path', ['http://127.0.0.1:8080/cb'], ['http://127.0.0.1/other']],
+    ['a private-use path', ['com.example.app:/cb'], ['com.example.app://oauth/callback']],
+    ['the order and number of URIs on the same hosts', ['https://app.test/a', 'https://app.test/b'], ['https://app.test/c']],
+  ])('allows %s', (_what, before, after) => {
+    expect(sameRedirectTargets(before, after)).toBe(true);
+  });
+
+  it.each([
+    ['another host', ['https://app.test/cb'], ['https://evil.test/cb']],
+    ['a host added', ['https://app.test/cb'], ['https://app.test/cb', 'https://evil.test/cb']],
+    ['a host removed', ['https://app.test/cb', 'https://other.test/cb'], ['https://other.test/cb']],
+    ['another port on an https host', ['https://app.test/cb'], ['https://app.test:8443/cb']],
+    ['another loopback name', ['http://127.0.0.1:8080/cb'], ['http://localhost:8080/cb']],
+    ['http instead of https', ['https://127.0.0.1/cb'], ['http://127.0.0.1/cb']],
+    ['another private-use scheme', ['com.example.app:/cb'], ['com.evil.app:/cb']],
+  ])('refuses %s', (_what, before, after) => {
+    expect(sameRedirectTargets(before, after)).toBe(false);
   });
 });

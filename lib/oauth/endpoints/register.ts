@@ -11,6 +11,7 @@ import { clientSecretMatches, isHashedSecret } from '../client-secrets';
 import { deleteClient, redirectHostname } from '../clients';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, withBody, withOpenCors } from './responses';
+import { updateRegistration } from './register-update';
 
 export type RunProvider = (request: Request) => Promise<Response>;
 
@@ -96,7 +97,7 @@ export async function handleClientManagement(request: Request, run: RunProvider,
       }
       delete body.client_secret;
     }
-    return withOpenCors(await stripSecret(await run(withBody(request, JSON.stringify(body), 'application/json'))));
+    return withOpenCors(await stripSecret(await updateRegistration(withBody(request, JSON.stringify(body), 'application/json'), run, clientId, ip)));
   }
 
   if (request.method === 'DELETE') {
