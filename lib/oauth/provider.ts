@@ -78,7 +78,6 @@ async function createProvider(): Promise<Built> {
   const { publicUrl } = env();
   const keys = await loadProviderKeys();
   const secureCookies = publicUrl.startsWith('https://');
-  const fetchOverride = cimdFetch();
   const configuration: Configuration = {
     adapter: PrismaAdapter,
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
@@ -153,7 +152,7 @@ async function createProvider(): Promise<Built> {
       },
       ...cimdOptions(),
     },
-    ...(fetchOverride ? { fetch: fetchOverride } : {}),
+    fetch: cimdFetch(),
     async findAccount(_ctx, sub) {
       // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
       const person = await orUnavailable(() => queries().person.findUnique({ where: { id: sub } }));

@@ -16,6 +16,7 @@ import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { storageId } from '../adapter';
 import { clientSecretMatches } from '../client-secrets';
+import { metadataDocumentResolves } from '../cimd';
 import { isDisabled } from '../clients';
 import { revokeGrant } from '../grants';
 import type { RunProvider } from './register';
@@ -74,15 +75,6 @@ async function exchangeCode(tx: Tx, code: string, forward: Request, run: RunProv
 
 async function lockKey(tx: Tx, key: string): Promise<void> {
   if (database().kind === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7))`;
-}
-
-async function metadataDocumentResolves(provider: Provider, clientId: string | null): Promise<boolean> {
-  if (!clientId?.startsWith('https://')) return true;
-  try {
-    return Boolean(await provider.Client.find(clientId));
-  } catch {
-    return false;
-  }
 }
 
 type Presented = { request: Request; form: URLSearchParams; clientId: string | null };
@@ -174,7 +166,7 @@ async function authenticatesAs(tx: Tx, presented: Presented, clientId: string): 
 }
 
 /** The client_id the request claims, from the body or HTTP Basic authentication (RFC 6749 §2.3.1). */
-function presentedClientId(request: Request, form: URLSearchParams): string | null {
+export function presentedClientId(request: Request, form: URLSearchParams): string | null {
   return form.get('client_id') || basicCredentials(request)?.id || null;
 }
 
