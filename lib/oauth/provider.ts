@@ -15,7 +15,7 @@ import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
 import { cimdFetch, cimdOptions } from './cimd';
 import { loadProviderKeys, storedKeysVersion } from './keys';
-import { canonicalResource, isMcpResource, mcpResource } from './resource';
+import { isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
 import { orUnavailable } from './unavailable';
 
@@ -138,13 +138,15 @@ async function createProvider(): Promise<Built> {
         enabled: true,
         defaultResource: () => mcpResource(),
         useGrantedResource: () => true,
+        // Gatehouse rewrites every accepted spelling to the canonical one before the provider runs
+        // (resource.ts), so anything but that one is refused here.
         getResourceServerInfo: (_ctx, resource) => {
           if (!isMcpResource(resource)) {
             throw new errors.InvalidTarget(`the only resource is ${mcpResource()}`);
           }
           return {
             scope: MCP_SCOPE_LIST,
-            audience: canonicalResource(mcpResource()) as string,
+            audience: mcpResource(),
             accessTokenFormat: 'opaque',
             accessTokenTTL: LIFETIMES.AccessToken,
           };
