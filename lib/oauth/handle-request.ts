@@ -24,7 +24,12 @@ const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 export async function handleOAuthRequest(incoming: Request): Promise<Response> {
   // The body is read here, once, before anything else: a client that announces a body and sends it
   // slowly then waits on its own socket, never inside a database transaction (lib/db/transaction.ts).
-  const request = await bufferRequest(incoming, OAUTH_BODY_LIMIT);
+  let request: Request | null;
+  try {
+    request = await bufferRequest(incoming, OAUTH_BODY_LIMIT);
+  } catch {
+    return oauthError(400, 'invalid_request', 'the request body could not be read'); // the client went away
+  }
   if (!request) {
     const path = new URL(incoming.url).pathname;
     return path === '/oauth/register' || path.startsWith('/oauth/register/')
@@ -63,7 +68,11 @@ export async function handleOAuthRequest(incoming: Request): Promise<Response> {
       if (clientId === null) return oauthError(400, 'invalid_request', 'the client id in the path is not valid');
       // A metadata-document client (an https URL) is never registered here, so there is nothing to manage;
       // looking it up would fetch the document inside the management transaction.
-      if (clientId.startsWith('https://')) return withOpenCors(oauthError(401, 'invalid_token', 'this client is not managed through registration'));
+      if (clientId.startsWith('https://')) {
+        return withOpenCors(
+          oauthError(401, 'invalid_token', 'this client is not managed through registration', { 'WWW-Authenticate': 'Bearer error="invalid_token"' }),
+        );
+      }
       return await handleClientManagement(request, run, clientId, ip);
     }
     if (path === '/oauth/token' && request.method === 'POST') return await handleToken(request, run, provider, ip);
