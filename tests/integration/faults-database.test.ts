@@ -3,6 +3,7 @@
 // server loses it. While it is gone: /mcp answers 503 with a JSON-RPC error, the OAuth endpoints 503
 // temporarily_unavailable (not the provider's 500 server_error), /readyz 503, all with Retry-After and
 // none of them hanging; the process stays up. When it is back, everything works again by itself.
+// And on both databases: clients that send their request bodies slowly hold no database connection.
 import { connect as connectSocket, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, DATABASES, type PostgresDatabase } from '../helpers/databases';
