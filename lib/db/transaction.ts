@@ -3,26 +3,41 @@
 // established by `inTransaction`, so that a provider write and Gatehouse's own writes commit together.
 // (The embedded database has a single connection: a query outside the open transaction would wait on
 // it forever.)
-import { AsyncLocalStorage } from 'node:async_hooks';
+//
+// THE RULE: nothing waits on the network while a transaction is open. A transaction holds a database
+// connection — the embedded database's only one, or one of PostgreSQL's pool of 10 — for as long as it
+// runs, so a request body still arriving, a fetch (a client metadata document), an SMTP send or a Redis
+// call inside one lets a single slow peer stall every other request. Read and validate first, then open
+// the transaction: request bodies are buffered before the OAuth handlers run (lib/http/body.ts
+// `bufferRequest`), and metadata documents are fetched before the token and revocation transactions.
+// Every network read in Gatehouse calls `assertNoTransaction` first, so a read that ever moves inside a
+// transaction fails loudly (a 500 and a log line naming it) instead of silently holding the connection.
 import { db } from './client';
+import { currentTransaction, openTransaction, type Open } from './open-transaction';
 import type { Prisma } from '@/lib/generated/prisma/client';
+
+export { assertNoTransaction, NetworkReadInTransactionError } from './open-transaction';
 
 export type Tx = Prisma.TransactionClient;
 
-// On globalThis: Next.js evaluates this module once for route handlers and once more for pages and
-// server actions, and a transaction opened by one copy must be seen by storage code built by the other
-// (the provider may be built by either, see lib/oauth/provider.ts).
-const holder = globalThis as unknown as { gatehouseTransaction?: AsyncLocalStorage<Tx> };
-const current = (holder.gatehouseTransaction ??= new AsyncLocalStorage<Tx>());
-
 /** Runs `work` in one transaction; provider storage used inside it joins the transaction. */
 export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  const outer = current.getStore();
-  if (outer) return work(outer); // already inside one: join it
-  return db().$transaction((tx) => current.run(tx, () => work(tx)), { timeout: 15_000, maxWait: 15_000 });
+  const outer = openTransaction<Tx>();
+  if (outer) return work(outer.tx); // already inside one: join it
+  return db().$transaction(
+    async (tx) => {
+      const store: Open<Tx> = { tx, open: true };
+      try {
+        return await currentTransaction.run(store, () => work(tx));
+      } finally {
+        store.open = false;
+      }
+    },
+    { timeout: 15_000, maxWait: 15_000 },
+  );
 }
 
 /** The open transaction's client, or the plain client. */
 export function queries(): Tx {
-  return current.getStore() ?? db();
+  return openTransaction<Tx>()?.tx ?? db();
 }

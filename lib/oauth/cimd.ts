@@ -7,7 +7,9 @@
 // Tests serve documents from this machine, which the SSRF protection rightly refuses. They lift it for
 // loopback origins only, through two variables that must both be set, one of them to a sentence no one
 // sets by accident; the server says so loudly at start-up.
+import type Provider from 'oidc-provider';
 import { errors, type Configuration } from 'oidc-provider';
+import { assertNoTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { isDisabled } from './clients';
 import { classifyRedirectUri, RegistrationError } from './registration';
@@ -45,18 +47,35 @@ function refuseUnacceptableRedirectUris(uris: string[]): void {
   }
 }
 
-/** The provider's `fetch`: the standard one, except for the test allowance described above. */
-export function cimdFetch(): Configuration['fetch'] {
+/**
+ * The provider's `fetch` (metadata documents, and any other URL the provider fetches): the standard one,
+ * never inside a database transaction (lib/db/transaction.ts), and with the test allowance described above.
+ */
+export function cimdFetch(): NonNullable<Configuration['fetch']> {
   const origins = testOrigins();
-  if (!origins) return undefined;
-  console.warn(`gatehouse: TEST ONLY — metadata documents may be fetched from ${[...origins].join(', ')} without SSRF protection`);
+  if (origins) console.warn(`gatehouse: TEST ONLY — metadata documents may be fetched from ${[...origins].join(', ')} without SSRF protection`);
   return ((url: string | URL, options: RequestInit & { dispatcher?: unknown }) => {
-    if (origins.has(new URL(url).origin)) {
+    assertNoTransaction(`fetching ${new URL(url).origin}`);
+    if (origins?.has(new URL(url).origin)) {
       const { dispatcher: _ssrfProtection, ...rest } = options;
       return fetch(url, rest);
     }
     return fetch(url, options as RequestInit);
-  }) as Configuration['fetch'];
+  }) as NonNullable<Configuration['fetch']>;
+}
+
+/**
+ * Fetches a metadata-document client (client_id an https URL) into the provider's cache, so that the
+ * transaction that follows finds it there instead of fetching it with a connection held. False when it
+ * cannot be had; true for every other client id.
+ */
+export async function metadataDocumentResolves(provider: Provider, clientId: string | null): Promise<boolean> {
+  if (!clientId?.startsWith('https://')) return true;
+  try {
+    return Boolean(await provider.Client.find(clientId));
+  } catch {
+    return false;
+  }
 }
 
 function testOrigins(): Set<string> | null {

@@ -15,7 +15,7 @@ import { clientRecord, ensureClientRecord } from './clients';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
 import { approveGrant } from './grants';
 import { oauthProvider } from './provider';
-import { mcpResource } from './resource';
+import { mcpResource, resourceParameter } from './resource';
 import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';
 
 export type ConsentView =
@@ -122,13 +122,25 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
     const choice = (await orgChoicesFor(personId, clientId)).find((org) => org.orgId === orgId);
     if (!choice?.eligible) return Response.redirect(`${consentPath}?error=org`, 303);
 
-    const resource = details.params.resource;
+    // The authorization request's resource, under the same rule as at authorize and token (resource.ts):
+    // the grant stores the canonical spelling, whatever the interaction was started with.
+    const requested = details.params.resource;
+    const resource = resourceParameter(Array.isArray(requested) ? requested.map(String) : requested ? [String(requested)] : []);
+    if (!resource.ok) {
+      const returnTo = await provider.interactionResult(
+        req,
+        res,
+        { error: 'invalid_target', error_description: `the only resource is ${mcpResource()}` },
+        { mergeWithLastSubmission: false },
+      );
+      return Response.redirect(returnTo, 303);
+    }
     const grantId = await approveGrant(provider, {
       personId,
       orgId,
       clientId,
       scopes: [...new Set(scopes)],
-      resource: typeof resource === 'string' && resource ? resource : mcpResource(),
+      resource: resource.resource ?? mcpResource(),
       oidcScopes: offered.filter((scope) => ['openid', 'profile', 'email', 'offline_access'].includes(scope)),
       ip,
     });

@@ -11,7 +11,7 @@ export type Approval = {
   orgId: string;
   clientId: string;
   scopes: McpScope[];
-  /** The resource exactly as the authorization request named it (the provider keys grants by it). */
+  /** The canonical resource (resource.ts): the provider keys grants by it, and tokens are matched to it. */
   resource: string;
   /** OIDC scopes the client asked for (openid, profile, email, offline_access): granted alongside. */
   oidcScopes: string[];

@@ -15,7 +15,7 @@ import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
 import { cimdFetch, cimdOptions } from './cimd';
 import { loadProviderKeys, storedKeysVersion } from './keys';
-import { canonicalResource, isMcpResource, mcpResource } from './resource';
+import { isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
 import { orUnavailable } from './unavailable';
 
@@ -78,7 +78,6 @@ async function createProvider(): Promise<Built> {
   const { publicUrl } = env();
   const keys = await loadProviderKeys();
   const secureCookies = publicUrl.startsWith('https://');
-  const fetchOverride = cimdFetch();
   const configuration: Configuration = {
     adapter: PrismaAdapter,
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
@@ -151,13 +150,15 @@ async function createProvider(): Promise<Built> {
         enabled: true,
         defaultResource: () => mcpResource(),
         useGrantedResource: () => true,
+        // Gatehouse rewrites every accepted spelling to the canonical one before the provider runs
+        // (resource.ts), so anything but that one is refused here.
         getResourceServerInfo: (_ctx, resource) => {
           if (!isMcpResource(resource)) {
             throw new errors.InvalidTarget(`the only resource is ${mcpResource()}`);
           }
           return {
             scope: MCP_SCOPE_LIST,
-            audience: canonicalResource(mcpResource()) as string,
+            audience: mcpResource(),
             accessTokenFormat: 'opaque',
             accessTokenTTL: LIFETIMES.AccessToken,
           };
@@ -165,7 +166,7 @@ async function createProvider(): Promise<Built> {
       },
       ...cimdOptions(),
     },
-    ...(fetchOverride ? { fetch: fetchOverride } : {}),
+    fetch: cimdFetch(),
     async findAccount(_ctx, sub) {
       // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
       const person = await orUnavailable(() => queries().person.findUnique({ where: { id: sub } }));

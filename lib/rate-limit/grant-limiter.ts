@@ -8,6 +8,7 @@
 // of every connected app.
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { env } from '@/lib/env';
 
 export const MCP_WINDOW_SECONDS = 60;
@@ -64,6 +65,7 @@ export async function prepareGrantLimiter(): Promise<void> {
 }
 
 export async function takeFromGrantBudget(grantId: string): Promise<LimitDecision> {
+  assertNoTransaction('asking Redis for a grant budget'); // Redis may be slow: no database connection held
   try {
     const result = await limiter().consume(grantId, 1);
     return { allowed: true, remaining: result.remainingPoints };

@@ -15,6 +15,8 @@ export type DocumentServer = {
   documents: Map<string, unknown>;
   /** Paths answered with a 302 to the given location. */
   redirects: Map<string, string>;
+  /** Paths answered only after this many milliseconds (a slow document server). */
+  delays: Map<string, number>;
   /** Every request received, as `Host path`. */
   requests: string[];
   close(): Promise<void>;
@@ -36,9 +38,12 @@ export async function startDocumentServer(options: { hostnames?: string[] } = {}
 
   const documents = new Map<string, unknown>();
   const redirects = new Map<string, string>();
+  const delays = new Map<string, number>();
   const requests: string[] = [];
-  const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+  const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, async (request, response) => {
     requests.push(`${request.headers.host} ${request.url}`);
+    const delay = delays.get(request.url ?? '');
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     const redirect = redirects.get(request.url ?? '');
     if (redirect) {
       response.writeHead(302, { location: redirect }).end();
@@ -55,5 +60,5 @@ export async function startDocumentServer(options: { hostnames?: string[] } = {}
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { origin: `https://127.0.0.1:${port}`, port, caBundle, documents, redirects, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { origin: `https://127.0.0.1:${port}`, port, caBundle, documents, redirects, delays, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -3,6 +3,8 @@
 // server loses it. While it is gone: /mcp answers 503 with a JSON-RPC error, the OAuth endpoints 503
 // temporarily_unavailable (not the provider's 500 server_error), /readyz 503, all with Retry-After and
 // none of them hanging; the process stays up. When it is back, everything works again by itself.
+// And on both databases: clients that send their request bodies slowly hold no database connection.
+import { connect as connectSocket, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, DATABASES, type PostgresDatabase } from '../helpers/databases';
 import { postMcp, rpc } from '../helpers/mcp';
@@ -92,4 +94,84 @@ describe.runIf(DATABASES.includes('postgres'))('PostgreSQL down under a running 
     expect(after.response.status, JSON.stringify(after.body)).toBe(200);
     expect(server.output()).not.toMatch(/uncaught|unhandled/i);
   });
+});
+
+/**
+ * A client that announces a body and sends it slowly must cost Gatehouse a socket, never a database
+ * connection: every body is read before a transaction opens. Held open on the embedded database (one
+ * connection) or in numbers past PostgreSQL's pool (10), such requests used to stall every other request.
+ */
+describe.each(DATABASES)('slow request bodies on the %s database', (kind) => {
+  let server: RunningServer;
+  let client: RegisteredClient;
+  let tokens: Tokens;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ database: kind });
+    client = await register(server.url, { client_name: 'Slow Body Test', redirect_uris: ['https://slow.example/cb'] });
+    tokens = (await connect(server.url, client, { email: 'member@acme.test', password: TEST_DEMO_PASSWORD })).tokens;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await server?.stop();
+  });
+
+  /** Sends the request line, headers announcing 1,000 bytes, and one byte of body; then nothing. */
+  function holdOpen(method: string, path: string, contentType: string, headers: Record<string, string> = {}): Promise<void> {
+    const { port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const socket = connectSocket({ host: '127.0.0.1', port: Number(port) }, () => {
+        const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Content-Type: ${contentType}`, 'Content-Length: 1000'];
+        for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+        socket.write(`${lines.join('\r\n')}\r\n\r\n{`, () => resolve());
+      });
+      socket.on('error', reject);
+      sockets.push(socket);
+    });
+  }
+
+  it('holds no database connection while a request body is still arriving: /readyz, /mcp and tokens keep answering', async () => {
+    const form = 'application/x-www-form-urlencoded';
+    const management = { Authorization: `Bearer ${client.registration_access_token}` };
+    await Promise.all([
+      // More than the PostgreSQL pool's 10 connections, of the request the review found first...
+      ...Array.from({ length: 12 }, (_, i) => holdOpen('DELETE', `/oauth/register/anything-${i}`, 'application/json')),
+      // ...and every other OAuth endpoint that takes a body.
+      ...Array.from({ length: 2 }, () => [
+        holdOpen('DELETE', `/oauth/register/${encodeURIComponent(client.client_id)}`, 'application/json', management),
+        holdOpen('PUT', `/oauth/register/${encodeURIComponent(client.client_id)}`, 'application/json', management),
+        holdOpen('POST', '/oauth/register', 'application/json'),
+        holdOpen('POST', '/oauth/token', form),
+        holdOpen('POST', '/oauth/revoke', form),
+        holdOpen('POST', '/oauth/introspect', form),
+      ]).flat(),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the server has them all by now
+
+    const timed = async <T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+      const started = Date.now();
+      const result = await call(AbortSignal.timeout(10_000)).catch((error: Error) => {
+        throw new Error(`${what}: no answer within 10 s (${error.message})`);
+      });
+      expect(Date.now() - started, `${what} answered in ${Date.now() - started} ms`).toBeLessThan(3_000);
+      return result;
+    };
+    for (let round = 0; round < 3; round++) {
+      const ready = await timed('/readyz', (signal) => fetch(`${server.url}/readyz`, { signal }));
+      expect(ready.status).toBe(200);
+      const whoami = await timed('/mcp', () => postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} })));
+      expect(whoami.status).toBe(200);
+    }
+    const refreshed = await timed('/oauth/token', () =>
+      tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
+    );
+    expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
+    const other = await timed('/oauth/register', () => register(server.url, { client_name: 'Meanwhile', redirect_uris: ['https://meanwhile.example/cb'] }));
+    const deleted = await timed('DELETE /oauth/register/{id}', (signal) =>
+      fetch(other.registration_client_uri, { method: 'DELETE', headers: { authorization: `Bearer ${other.registration_access_token}` }, signal }),
+    );
+    expect(deleted.status).toBe(204);
+    expect(server.output()).not.toMatch(/uncaught|unhandled/i);
+  }, 60_000);
 });

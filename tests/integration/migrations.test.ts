@@ -80,6 +80,62 @@ describe.each(DATABASES)('migrations on the %s database', (kind) => {
   });
 });
 
+describe.each(DATABASES)('data migrations on the %s database', (kind) => {
+  it('rewrites the resource that grants, codes, refresh tokens and open consents stored in another spelling to the canonical PUBLIC_URL/mcp', async () => {
+    const { database, run } = await fresh(kind);
+    const name = '20261202000000_canonical_resource';
+    await run(readMigrations().filter((migration) => migration.name < name));
+    const canonical = 'https://gatehouse.example/mcp';
+    // Spellings the authorization endpoint used to accept and store as sent.
+    const spellings = [
+      canonical,
+      'https://gatehouse.example/mcp/',
+      'https://gatehouse.example/mcp//',
+      'HTTPS://GateHouse.Example/mcp',
+      'https://gatehouse.example:443/mcp',
+      'https://gatehouse.example/mcp?',
+      'https://gatehouse.example/mcp#',
+      'https://gatehouse.example/x/../mcp',
+      'https://gatehouse.example/./mcp/.',
+      'https://gatehouse.example/x/%2E%2e/mcp',
+      ' https://gatehouse.example/mcp\t',
+      'http://localhost:3000/mcp/',
+    ];
+    const insert = (model: string, id: string, payload: unknown) =>
+      database.prisma.$executeRawUnsafe('INSERT INTO "oidc_models" ("model", "id", "payload") VALUES ($1, $2, $3::jsonb)', model, id, JSON.stringify(payload));
+    for (const [index, spelling] of spellings.entries()) {
+      await insert('Grant', `g${index}`, { accountId: 'p', clientId: 'c', resources: { [spelling]: 'mcp:read mcp:write' }, openid: { scope: 'openid' } });
+      await insert('RefreshToken', `r${index}`, { grantId: `g${index}`, resource: spelling, scope: 'mcp:read' });
+      await insert('AuthorizationCode', `c${index}`, { grantId: `g${index}`, resource: [spelling, canonical] });
+      await insert('Interaction', `i${index}`, { params: { client_id: 'c', resource: spelling } });
+    }
+    // What was never the resource stays as it was (its requests are refused with invalid_target).
+    await insert('RefreshToken', 'foreign', { resource: 'https://gatehouse.example/mcp?x=1' });
+    await insert('Grant', 'no-resource', { accountId: 'p', clientId: 'c', openid: { scope: 'openid' } });
+    await run();
+
+    const payloads = new Map(
+      (await database.prisma.$queryRawUnsafe<{ model: string; id: string; payload: Record<string, any> }[]>('SELECT model, id, payload FROM "oidc_models"')).map(
+        (row) => [`${row.model}:${row.id}`, row.payload],
+      ),
+    );
+    for (const [index, spelling] of spellings.entries()) {
+      const expected = spelling.startsWith('http://localhost') ? 'http://localhost:3000/mcp' : canonical;
+      expect(payloads.get(`Grant:g${index}`), spelling).toEqual({ accountId: 'p', clientId: 'c', resources: { [expected]: 'mcp:read mcp:write' }, openid: { scope: 'openid' } });
+      expect(payloads.get(`RefreshToken:r${index}`)!.resource, spelling).toBe(expected);
+      expect([...payloads.get(`AuthorizationCode:c${index}`)!.resource].sort(), spelling).toEqual(expected === canonical ? [canonical] : [expected, canonical].sort());
+      expect(payloads.get(`Interaction:i${index}`)!.params.resource, spelling).toBe(expected);
+    }
+    expect(payloads.get('RefreshToken:foreign')!.resource).toBe('https://gatehouse.example/mcp?x=1');
+    expect(payloads.get('Grant:no-resource')).toEqual({ accountId: 'p', clientId: 'c', openid: { scope: 'openid' } });
+    // The migration leaves no function of its own behind.
+    const functions = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(
+      "SELECT count(*) AS n FROM pg_proc WHERE proname = 'gatehouse_canonical_resource'",
+    );
+    expect(Number(functions[0]!.n)).toBe(0);
+  });
+});
+
 describe.runIf(DATABASES.includes('postgres'))('migrations started by several processes at once', () => {
   it('are applied exactly once', async () => {
     const { database, run } = await fresh('postgres');

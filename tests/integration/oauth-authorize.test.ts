@@ -61,14 +61,53 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     expect(error.get('state')).toBe('s1');
   });
 
-  it('accepts the resource in any canonical spelling, and issues code with iss (RFC 9207)', async () => {
-    const spelled = server.url.replace('http://localhost', 'HTTP://LOCALHOST') + '/mcp/';
+  // RFC 8707 §2 and RFC 3986 §6 (lib/oauth/resource.ts): PUBLIC_URL/mcp up to the case of scheme and host
+  // and an explicit default port; nothing a parser would have to resolve. The token endpoint applies the
+  // same rule (oauth-tokens.test.ts).
+  it.each([
+    ['a trailing slash', '/mcp/'],
+    ['an empty query', '/mcp?'],
+    ['a query', '/mcp?x=1'],
+    ['dot segments', '/x/../mcp'],
+    ['a percent-encoded path', '/%6Dcp'],
+    ['a fragment', '/mcp#x'],
+    ['another path case', '/MCP'],
+  ])('refuses the resource with %s with invalid_target', async (_what, path) => {
+    const error = await authorizationError({ code_challenge: challenge, code_challenge_method: 'S256', resource: `${server.url}${path}` });
+    expect(error.get('error')).toBe('invalid_target');
+  });
+
+  it('refuses a second resource that differs from the first with invalid_target', async () => {
+    const query = new URLSearchParams(authorizeUrl(server.url, { client, challenge, resource: `${server.url}/mcp` }).split('?')[1]);
+    query.append('resource', `${server.url}/mcp/`);
+    const response = await fetch(`${server.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+    expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('accepts scheme and host in any case, stores the canonical resource, and issues code with iss (RFC 9207)', async () => {
+    const spelled = server.url.replace('http://localhost', 'HTTP://LocalHost') + '/mcp';
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);
-    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge, resource: spelled }));
+    const { verifier, challenge: ownChallenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge: ownChallenge, resource: spelled }));
     const back = await decide(browser, form, { allow: true });
-    expect(back.searchParams.get('code')).toBeTruthy();
+    const code = back.searchParams.get('code');
+    expect(code).toBeTruthy();
     expect(back.searchParams.get('iss')).toBe(server.url);
+    // The code (and the grant) carry PUBLIC_URL/mcp itself: redeemed naming it, it works.
+    const response = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: 'https://app.example/callback',
+        client_id: client.client_id,
+        code_verifier: verifier,
+        resource: `${server.url}/mcp`,
+      }).toString(),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
   });
 
   it('sends a signed-out person to sign in first, then back to the consent screen', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { startDocumentServer, type DocumentServer } from '../helpers/https-server';
-import { authorizeUrl, Browser, connect, pkce, type RegisteredClient } from '../helpers/oauth';
+import { authorizeUrl, Browser, connect, pkce, register, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
@@ -97,6 +97,53 @@ describe('Client ID Metadata Documents', () => {
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/invalid_client/);
+  });
+});
+
+describe('a slow document server', () => {
+  /** A document its server takes 2 s to answer (the provider waits up to 2.5 s). */
+  function slowDocument(name: string): string {
+    const clientId = `${documents.origin}/apps/${name}.json`;
+    documents.documents.set(`/apps/${name}.json`, {
+      client_id: clientId,
+      client_name: 'Slow App',
+      redirect_uris: ['https://slow-app.example/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    documents.delays.set(`/apps/${name}.json`, 2_000);
+    return clientId;
+  }
+
+  it('holds no database connection while a document is fetched, for a revocation or an RFC 7592 request naming it', async () => {
+    const registered = await register(server.url, { client_name: 'Registered App', redirect_uris: ['https://registered.example/cb'] });
+    const revokingFor = slowDocument('slow-revoke');
+    const managed = slowDocument('slow-manage');
+    const revocation = fetch(`${server.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: 'not-a-token-of-anyone', client_id: revokingFor }).toString(),
+    });
+    const management = fetch(`${server.url}/oauth/register/${encodeURIComponent(managed)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${registered.registration_access_token}` },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // both are waiting on the document server now
+    const started = Date.now();
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(Date.now() - started, 'the embedded database answered /readyz at once').toBeLessThan(1_000);
+
+    expect((await revocation).status).toBe(200); // RFC 7009 §2.2: an unknown token is no error
+    // A document URL names no registration: refused without fetching it, and the registration token
+    // presented is not spent on it.
+    const refused = await management;
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_token' });
+    expect(documents.requests.some((request) => request.endsWith(' /apps/slow-manage.json'))).toBe(false);
+    const own = await fetch(registered.registration_client_uri, { headers: { authorization: `Bearer ${registered.registration_access_token}` } });
+    expect(own.status).toBe(200);
   });
 });
 

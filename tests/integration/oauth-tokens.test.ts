@@ -140,6 +140,90 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect((await refresh(rotated.body.refresh_token!)).body.error).toBe('invalid_grant');
   }, 30_000);
 
+  /** RFC 8707 spellings of the resource that are not PUBLIC_URL/mcp (resource.ts states the rule). */
+  const foreignResources = () => [
+    'https://evil.test/mcp',
+    `${server.url}/mcp/`,
+    `${server.url}/mcp?`,
+    `${server.url}/x/../mcp`,
+    `${server.url}/%6Dcp`,
+    `${server.url}/mcp#fragment`,
+  ];
+
+  it('answers a refresh with a foreign resource invalid_target and changes nothing: the same refresh token then works', async () => {
+    const own = await register(server.url, { client_name: 'Resource Mistake', redirect_uris: ['https://mistake.example/cb'] });
+    const { tokens } = await connect(server.url, own, member);
+    remember(own.registration_access_token, tokens.access_token, tokens.refresh_token);
+    const refreshFor = (resource: string) =>
+      tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: own.client_id, resource });
+    for (const resource of foreignResources()) {
+      const refused = await refreshFor(resource);
+      expect(refused.response.status, resource).toBe(400);
+      expect(refused.body.error, resource).toBe('invalid_target');
+    }
+    // The honest client's retry: the refresh token was not spent, nothing was taken for theft.
+    const retried = await refreshFor(server.url.replace('http://localhost', 'HTTP://LOCALHOST') + '/mcp');
+    expect(retried.response.status, JSON.stringify(retried.body)).toBe(200);
+    remember(retried.body.access_token, retried.body.refresh_token);
+    const next = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: retried.body.refresh_token!, client_id: own.client_id });
+    expect(next.response.status, JSON.stringify(next.body)).toBe(200);
+    remember(next.body.access_token, next.body.refresh_token);
+    const { result: reuse, server: restarted } = await inspectDatabase(server, (query) =>
+      query<{ type: string }>(`SELECT type FROM audit_events WHERE client_id = $1 AND type IN ('refresh.reuse_detected', 'grant.revoked')`, [own.client_id]),
+    );
+    server = restarted;
+    expect(reuse).toEqual([]);
+  });
+
+  it('answers a code exchange with a foreign resource invalid_target and changes nothing: the same code then works', async () => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    remember(code);
+    const exchange = (resource?: string) =>
+      tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://app.example/callback',
+        client_id: client.client_id,
+        code_verifier: verifier,
+        ...(resource ? { resource } : {}),
+      });
+    for (const resource of foreignResources()) {
+      const refused = await exchange(resource);
+      expect(refused.response.status, resource).toBe(400);
+      expect(refused.body.error, resource).toBe('invalid_target');
+    }
+    const redeemed = await exchange(`${server.url}/mcp`);
+    expect(redeemed.response.status, JSON.stringify(redeemed.body)).toBe(200);
+    remember(redeemed.body.access_token, redeemed.body.refresh_token);
+    expect((await refresh(redeemed.body.refresh_token!)).response.status).toBe(200);
+  });
+
+  it('rolls back a refresh the provider refuses after consuming the token: once the resource is served again, the same token works', async () => {
+    // The provider resolves the grant's resource only after it has consumed the refresh token. With
+    // PUBLIC_URL moved, the grant's resource is no longer the one served: invalid_target, from the
+    // provider itself this time — and the answer must still change nothing.
+    const { tokens } = await connect(server.url, client, member);
+    remember(tokens.access_token, tokens.refresh_token);
+    const original = server.restartOptions;
+    await server.halt();
+    const moved = await startServer({ ...original, env: { ...original.env, PUBLIC_URL: `http://127.0.0.1:${server.port}` } });
+    try {
+      const refused = await tokenRequest(`http://127.0.0.1:${server.port}`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+      expect(refused.response.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.error).toBe('invalid_target');
+    } finally {
+      await moved.halt();
+      server = await startServer(original);
+    }
+    const retried = await refresh(tokens.refresh_token);
+    expect(retried.response.status, JSON.stringify(retried.body)).toBe(200);
+    remember(retried.body.access_token, retried.body.refresh_token);
+  });
+
   it('replaces the earlier grant when the same person approves the same client for the same org again', async () => {
     const first = await connect(server.url, client, member);
     const second = await connect(server.url, client, member);

@@ -1,4 +1,5 @@
 // GET /oauth/authorize (and its resume step) around the provider:
+// - the resource indicator is canonicalised or refused (resource.ts);
 // - the requested scope is normalized (scopes.ts) so that a client asking for nothing is offered
 //   mcp:read and mcp:write, and unknown scopes are dropped instead of failing the request;
 // - the provider's own browser session may not speak for anyone but the person signed in to Gatehouse:
@@ -8,6 +9,7 @@
 import type Provider from 'oidc-provider';
 import { signedInPersonId } from '@/lib/auth/signed-in';
 import { nodePair, type BridgeOptions } from '../bridge';
+import { resourceParameter } from '../resource';
 import { normalizeRequestedScope } from '../scopes';
 
 // Only GET: oidc-provider serves the authorization endpoint over POST only with enableHttpPostMethods,
@@ -16,6 +18,12 @@ export function normalizeAuthorizationRequest(request: Request): Request {
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.pathname !== '/oauth/authorize') return request;
   url.searchParams.set('scope', normalizeRequestedScope(url.searchParams.get('scope')));
+  // RFC 8707: the resource in its one canonical spelling (resource.ts), which the grant then stores. A
+  // refused one is left for the provider to answer with invalid_target on the client's redirect URI.
+  const resource = resourceParameter(url.searchParams.getAll('resource'));
+  url.searchParams.delete('resource');
+  const kept = resource.ok ? resource.resource : resource.refused;
+  if (kept !== null) url.searchParams.set('resource', kept);
   return new Request(url, { method: 'GET', headers: request.headers });
 }
 

@@ -1,6 +1,7 @@
 // OAuth error responses written by Gatehouse itself (before or after the provider), in the provider's
 // JSON shape, never cached.
 import { RETRY_AFTER_SECONDS } from '@/lib/db/errors';
+import { requestWithBody } from '@/lib/http/body';
 
 export function oauthError(status: number, error: string, description: string, headers: HeadersInit = {}): Response {
   return Response.json(
@@ -34,10 +35,7 @@ export function corsPreflight(methods: string): Response {
   });
 }
 
-/** The same request with another body (the provider re-reads it). */
+/** The same request with another body, in memory (the provider re-reads it, maybe inside a transaction). */
 export function withBody(request: Request, body: string, contentType: string): Request {
-  const headers = new Headers(request.headers);
-  headers.set('content-type', contentType);
-  headers.delete('content-length');
-  return new Request(request.url, { method: request.method, headers, body });
+  return requestWithBody(request, body, contentType);
 }

@@ -2,14 +2,17 @@
 // Gatehouse records it on its own grant row too, so the app leaves Connected Apps and the audit log says
 // that the client disconnected itself.
 import { readLimitedBody } from '@/lib/http/body';
+import type Provider from 'oidc-provider';
 import { inTransaction } from '@/lib/db/transaction';
 import { storageId } from '../adapter';
+import { metadataDocumentResolves } from '../cimd';
 import { lockGrantForRevocation, revokeGrant } from '../grants';
 import type { RunProvider } from './register';
 import { refuseUnstorableParameters } from './parameters';
+import { presentedClientId } from './token';
 import { oauthError, withBody } from './responses';
 
-export async function handleRevocation(request: Request, run: RunProvider, ip: string): Promise<Response> {
+export async function handleRevocation(request: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
   const text = await readLimitedBody(request, 64 * 1024);
   if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
@@ -18,6 +21,11 @@ export async function handleRevocation(request: Request, run: RunProvider, ip: s
   const token = form.get('token');
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   if (!token) return run(forward);
+  // The provider authenticates the client inside the transaction below: a metadata-document client is
+  // fetched now, with no database connection held (lib/db/transaction.ts).
+  if (!(await metadataDocumentResolves(provider, presentedClientId(request, form)))) {
+    return oauthError(401, 'invalid_client', 'the client metadata document could not be fetched');
+  }
 
   const where = {
     model: { in: ['AccessToken', 'RefreshToken'] },

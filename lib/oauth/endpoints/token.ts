@@ -5,8 +5,12 @@
 //   response) get the identical response, stored sealed with a key only that token derives; on
 //   PostgreSQL an advisory lock on the token's hash serializes the repeats across instances (the
 //   embedded database serializes transactions by itself);
-// - a refresh token presented after that window is theft: the provider answers invalid_grant and
-//   revokes the grant, and Gatehouse records it (`refresh.reuse_detected`) and revokes its own row.
+// - a request answered with an error changes nothing: its transaction is rolled back (the provider
+//   consumes a code or refresh token before it finds some errors), and the resource is checked before
+//   the provider runs at all;
+// - a refresh token presented after that window is theft: the provider answers invalid_grant, and
+//   Gatehouse records it (`refresh.reuse_detected`) and revokes the grant — a reused code likewise —
+//   in a transaction of its own that commits.
 import { readLimitedBody } from '@/lib/http/body';
 import type Provider from 'oidc-provider';
 import { recordAudit } from '@/lib/audit/events';
@@ -16,8 +20,10 @@ import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { storageId } from '../adapter';
 import { clientSecretMatches } from '../client-secrets';
+import { metadataDocumentResolves } from '../cimd';
 import { isDisabled } from '../clients';
 import { revokeGrant } from '../grants';
+import { mcpResource, resourceParameter } from '../resource';
 import type { RunProvider } from './register';
 import { refuseUnstorableParameters } from './parameters';
 import { oauthError, withBody } from './responses';
@@ -34,13 +40,21 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   const form = new URLSearchParams(text);
   const refused = refuseUnstorableParameters(form);
   if (refused) return refused;
-  const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
+  // RFC 8707 §2: the resource is checked, and canonicalised, before the provider runs — the provider
+  // resolves it only after it has consumed the code or refresh token.
+  const resource = resourceParameter(form.getAll('resource'));
+  if (!resource.ok) return oauthError(400, 'invalid_target', `the only resource is ${mcpResource()}`);
+  if (resource.resource) {
+    form.delete('resource');
+    form.set('resource', resource.resource);
+  }
+  const forward = withBody(request, resource.resource ? form.toString() : text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   const clientId = presentedClientId(request, form);
   // A client an instance admin disabled gets nothing here, not even a repeat from the replay window
   // (the provider refuses it too, but after that window's answer and as if its token were stolen).
   if (clientId && (await isDisabled(clientId))) return oauthError(401, 'invalid_client', 'client authentication failed');
   // A metadata-document client is fetched now, outside the transaction: a slow document server must
-  // never hold a database connection (the embedded database has only one).
+  // never hold a database connection (lib/db/transaction.ts).
   if (!(await metadataDocumentResolves(provider, clientId))) {
     return oauthError(401, 'invalid_client', 'the client metadata document could not be fetched');
   }
@@ -48,41 +62,78 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   const refreshToken = grantType === 'refresh_token' ? form.get('refresh_token') : null;
   const code = grantType === 'authorization_code' ? form.get('code') : null;
 
-  return inTransaction(async (tx) => {
-    if (refreshToken) return refresh(tx, refreshToken, { request, form, clientId }, forward, run, provider, ip);
-    if (code) return exchangeCode(tx, code, forward, run, provider, ip);
-    const response = await run(forward);
-    if (response.status === 200) await auditIssued(tx, provider, response, 'token.issued', ip);
-    return response;
+  let outcome: Outcome;
+  try {
+    outcome = await inTransaction(async (tx) => {
+      const result = refreshToken
+        ? await refresh(tx, refreshToken, { request, form, clientId }, forward, run, provider, ip)
+        : code
+          ? await exchangeCode(tx, code, forward, run)
+          : { response: await run(forward), issued: 'token.issued' as const };
+      if (result.response.status !== 200) throw new ErrorAnswer(result);
+      await auditIssued(tx, provider, result, ip);
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof ErrorAnswer)) throw error;
+    outcome = error.outcome;
+  }
+  // A deliberate consequence of an error answer: a reused code or refresh token ends the grant, in a
+  // transaction of its own, after the exchange's own changes were rolled back.
+  if (outcome.reuse) await revokeReusedGrant(outcome.reuse, presentedClientId(request, form), ip);
+  return outcome.response;
+}
+
+/** What an exchange answers, and whether it found a code or refresh token used before (theft). */
+type Outcome = { response: Response; issued?: 'token.issued' | 'token.refreshed'; reuse?: Reuse };
+type Reuse = { kind: 'code_reuse' | 'refresh_reuse'; grantId: string; usedAt: Date };
+
+/**
+ * Thrown out of the exchange's transaction to roll it back: a token request answered with an error
+ * changes nothing (RFC 6749 §5.2) — the provider may already have consumed the code or refresh token, or
+ * revoked the grant, before it found the error. Only the reuse it detected is acted on, afterwards.
+ */
+class ErrorAnswer {
+  constructor(readonly outcome: Outcome) {}
+}
+
+async function revokeReusedGrant(reuse: Reuse, presentedClient: string | null, ip: string): Promise<void> {
+  await inTransaction(async (tx) => {
+    if (reuse.kind === 'refresh_reuse') {
+      const grant = await tx.grant.findUnique({ where: { id: reuse.grantId } });
+      await recordAudit(
+        {
+          type: 'refresh.reuse_detected',
+          orgId: grant?.orgId ?? null,
+          actorPersonId: null,
+          clientId: grant?.clientId ?? presentedClient,
+          grantId: reuse.grantId,
+          ip,
+          data: { usedAt: reuse.usedAt.toISOString() },
+        },
+        tx,
+      );
+    }
+    // Every token and code of the grant, the provider's Grant and Gatehouse's row: what the provider's
+    // own revocation did inside the rolled-back transaction, and more.
+    await revokeGrant({ grantId: reuse.grantId, byPersonId: null, reason: reuse.kind, ip });
   });
 }
 
 /** RFC 6749 §4.1.2: a code works once; presented again, what it issued is revoked (the provider's side
  * by the provider, Gatehouse's grant row here). Exchanges of one code are serialized on PostgreSQL. */
-async function exchangeCode(tx: Tx, code: string, forward: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
+async function exchangeCode(tx: Tx, code: string, forward: Request, run: RunProvider): Promise<Outcome> {
   const key = storageId('AuthorizationCode', code);
   await lockKey(tx, key);
   const stored = await tx.oidcModel.findUnique({ where: { model_id: { model: 'AuthorizationCode', id: key } } });
   const response = await run(forward);
-  if (response.status === 200) {
-    await auditIssued(tx, provider, response, 'token.issued', ip);
-  } else if (stored?.consumedAt && stored.grantId) {
-    await revokeGrant({ grantId: stored.grantId, byPersonId: null, reason: 'code_reuse', ip });
-  }
-  return response;
+  if (response.status === 200) return { response, issued: 'token.issued' };
+  if (stored?.consumedAt && stored.grantId) return { response, reuse: { kind: 'code_reuse', grantId: stored.grantId, usedAt: stored.consumedAt } };
+  return { response };
 }
 
 async function lockKey(tx: Tx, key: string): Promise<void> {
   if (database().kind === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7))`;
-}
-
-async function metadataDocumentResolves(provider: Provider, clientId: string | null): Promise<boolean> {
-  if (!clientId?.startsWith('https://')) return true;
-  try {
-    return Boolean(await provider.Client.find(clientId));
-  } catch {
-    return false;
-  }
 }
 
 type Presented = { request: Request; form: URLSearchParams; clientId: string | null };
@@ -95,7 +146,7 @@ async function refresh(
   run: RunProvider,
   provider: Provider,
   ip: string,
-): Promise<Response> {
+): Promise<Outcome> {
   const key = storageId('RefreshToken', refreshToken);
   await lockKey(tx, key);
   const replayKey = deriveKey(refreshToken, 'refresh-replay');
@@ -104,7 +155,7 @@ async function refresh(
     const payload = cached.payload as ReplayPayload;
     // The repeat must come from the client the token belongs to, authenticated as the provider would.
     if (await authenticatesAs(tx, presented, payload.clientId)) {
-      return tokenResponse(unseal(replayKey, payload.sealed));
+      return { response: tokenResponse(unseal(replayKey, payload.sealed)) };
     }
   }
 
@@ -125,26 +176,12 @@ async function refresh(
       },
       update: {},
     });
-    await auditIssued(tx, provider, response, 'token.refreshed', ip);
-  } else if (stored?.consumedAt && stored.grantId) {
-    // A refresh token used before, presented again after the replay window: the provider has revoked the
-    // grant; make it revoked everywhere and say so.
-    const grant = await tx.grant.findUnique({ where: { id: stored.grantId } });
-    await recordAudit(
-      {
-        type: 'refresh.reuse_detected',
-        orgId: grant?.orgId ?? null,
-        actorPersonId: null,
-        clientId: grant?.clientId ?? presented.clientId,
-        grantId: stored.grantId,
-        ip,
-        data: { usedAt: stored.consumedAt.toISOString() },
-      },
-      tx,
-    );
-    await revokeGrant({ grantId: stored.grantId, byPersonId: null, reason: 'refresh_reuse', ip });
+    return { response, issued: 'token.refreshed' };
   }
-  return response;
+  // A refresh token used before, presented again after the replay window: theft. The provider has
+  // revoked the grant; Gatehouse records it and revokes it everywhere (after the rollback, see above).
+  if (stored?.consumedAt && stored.grantId) return { response, reuse: { kind: 'refresh_reuse', grantId: stored.grantId, usedAt: stored.consumedAt } };
+  return { response };
 }
 
 function tokenResponse(body: string): Response {
@@ -174,7 +211,7 @@ async function authenticatesAs(tx: Tx, presented: Presented, clientId: string): 
 }
 
 /** The client_id the request claims, from the body or HTTP Basic authentication (RFC 6749 §2.3.1). */
-function presentedClientId(request: Request, form: URLSearchParams): string | null {
+export function presentedClientId(request: Request, form: URLSearchParams): string | null {
   return form.get('client_id') || basicCredentials(request)?.id || null;
 }
 
@@ -192,14 +229,9 @@ function basicCredentials(request: Request): { id: string; secret: string } | nu
   }
 }
 
-async function auditIssued(
-  tx: Tx,
-  provider: Provider,
-  response: Response,
-  type: 'token.issued' | 'token.refreshed',
-  ip: string,
-): Promise<void> {
-  const body = (await response.clone().json()) as { access_token?: string; scope?: string };
+async function auditIssued(tx: Tx, provider: Provider, outcome: Outcome, ip: string): Promise<void> {
+  if (!outcome.issued) return;
+  const body = (await outcome.response.clone().json()) as { access_token?: string; scope?: string };
   if (!body.access_token) return;
   const token = await provider.AccessToken.find(body.access_token);
   if (!token?.grantId) return;
@@ -207,7 +239,7 @@ async function auditIssued(
   await tx.grant.updateMany({ where: { id: token.grantId }, data: { lastUsedAt: new Date() } });
   await recordAudit(
     {
-      type,
+      type: outcome.issued,
       orgId: grant?.orgId ?? null,
       actorPersonId: token.accountId ?? null,
       clientId: token.clientId ?? null,
