@@ -25,8 +25,9 @@ export function cimdOptions(): Pick<Features, 'clientIdMetadataDocument'> {
     clientIdMetadataDocument: {
       enabled: true,
       ack: CIMD_DRAFT,
-      allowClient: async (_ctx: unknown, client: { clientId: string; redirectUris?: string[] }) => {
+      allowClient: async (_ctx: unknown, client: { clientId: string; redirectUris?: string[] } & RemoteReferences) => {
         refuseUnacceptableRedirectUris(client.redirectUris ?? []);
+        refuseRemoteReferences(client);
         // A client an instance admin disabled stays refused, CIMD or not.
         return !(await isDisabled(client.clientId));
       },
@@ -45,6 +46,27 @@ function refuseUnacceptableRedirectUris(uris: string[]): void {
     if (!(error instanceof RegistrationError)) throw error;
     throw new errors.InvalidClientMetadata(`the client's metadata document declares a redirect URI that is not accepted: ${error.description}`);
   }
+}
+
+type RemoteReferences = { jwksUri?: string; sectorIdentifierUri?: string; requestUris?: string[] };
+
+/**
+ * A document may not send the provider to fetch more URLs, as a registration may not (registration.ts):
+ * the keys behind a `jwks_uri` would be fetched when the client authenticates, inside the token
+ * endpoint's transaction, where no network read may happen (lib/db/transaction.ts). Keys go inline, as
+ * `jwks`.
+ */
+function refuseRemoteReferences(client: RemoteReferences): void {
+  const named = (
+    [
+      ['jwks_uri', client.jwksUri],
+      ['sector_identifier_uri', client.sectorIdentifierUri],
+      ['request_uris', client.requestUris?.length ? client.requestUris : undefined],
+    ] as const
+  ).find(([, value]) => value !== undefined);
+  if (!named) return;
+  const hint = named[0] === 'jwks_uri' ? ': publish the keys inline as jwks' : '';
+  throw new errors.InvalidClientMetadata(`the client's metadata document names ${named[0]}, which is not supported${hint}`);
 }
 
 /**

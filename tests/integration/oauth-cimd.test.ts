@@ -88,6 +88,21 @@ describe('Client ID Metadata Documents', () => {
     expect(await response.text()).toMatch(/invalid_client/);
   });
 
+  it.each([
+    ['jwks_uri', { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://keys.example/jwks.json' }],
+    ['sector_identifier_uri', { token_endpoint_auth_method: 'none', sector_identifier_uri: 'https://keys.example/sector.json' }],
+  ])('refuses a document that names %s, as registration would: the provider would fetch it inside a transaction', async (field, extra) => {
+    const path = `/apps/remote-${field}.json`;
+    const url = `${documents.origin}${path}`;
+    documents.documents.set(path, { client_id: url, client_name: 'Remote Keys', redirect_uris: ['https://remote.example/cb'], ...extra });
+    const response = await fetch(
+      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://remote.example/cb'] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
+  });
+
   it('refuses a document whose client_id does not match its URL', async () => {
     const url = `${documents.origin}/apps/liar.json`;
     documents.documents.set('/apps/liar.json', { client_id: `${documents.origin}/apps/other.json`, client_name: 'Liar', redirect_uris: ['https://liar.example/cb'] });
