@@ -1,6 +1,7 @@
 // The console's form handlers (server actions) under hostile input: generated arguments for every org and
-// instance action, sent with a signed-in owner's (and instance admin's) cookies so that they pass the
-// permission check and reach input parsing and the work itself. Every answer must be the action's result
+// instance action, and for the settings and set-password actions, sent with a signed-in owner's (and
+// instance admin's) cookies so that they pass the permission check and reach input parsing and the work
+// itself. Every answer must be the action's result
 // — `{ ok: true }` or `{ ok: false, error }` with a message a person can act on — never the catch-all
 // "Something went wrong" (an unexpected exception), never a 5xx, never a hang.
 import fc from 'fast-check';
@@ -42,6 +43,16 @@ const INSTANCE_ACTIONS: { file: string; name: string; valid: Record<string, unkn
   { file: 'app/admin/instance/organizations/actions.ts', name: 'createOrganizationAction', valid: { name: 'Fuzz Org', slug: 'fuzz-org', ownerEmail: 'fuzz-owner@example.test' } },
 ];
 
+/** The signed-in person's own actions and the one-time-link action: one argument, or a form. */
+const PERSON_ACTIONS: { file: string; name: string; page: string; valid: string }[] = [
+  { file: 'app/settings/account/actions.ts', name: 'endSessionsAction', page: '/settings/account', valid: '"no-such-session"' },
+  { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp', page: '/settings/connected-apps', valid: '"no-such-grant"' },
+];
+const FORM_ACTIONS: { file: string; name: string; page: string; valid: Record<string, unknown> }[] = [
+  { file: 'app/settings/account/actions.ts', name: 'changePasswordAction', page: '/settings/account', valid: { current: 'wrong', next: 'long-enough-password', confirm: 'long-enough-password' } },
+  { file: 'app/set-password/[token]/actions.ts', name: 'setPasswordAction', page: '/', valid: { token: 'A'.repeat(43), password: 'long-enough-password', confirm: 'long-enough-password' } },
+];
+
 const orgSlug = fc.oneof({ weight: 6, arbitrary: fc.constant('"acme"') }, { weight: 1, arbitrary: wrongTypeText }, { weight: 1, arbitrary: hostileString.map((text) => JSON.stringify(text)) });
 
 /**
@@ -58,6 +69,15 @@ const call = fc.oneof(
   ),
   fc.constantFrom(...INSTANCE_ACTIONS).chain((action) =>
     mutatedObjectText(action.valid).map((input) => ({ action, args: asReactReply(`[${input}]`), page: '/admin/instance' })),
+  ),
+  fc.constantFrom(...PERSON_ACTIONS).chain((action) =>
+    fc
+      .oneof(fc.constant(action.valid), wrongTypeText, hostileString.map((text) => JSON.stringify(text)))
+      .map((input) => ({ action, args: asReactReply(`[${input}]`), page: action.page })),
+  ),
+  // A forged call sends anything where the form's FormData belongs.
+  fc.constantFrom(...FORM_ACTIONS).chain((action) =>
+    fc.oneof(mutatedObjectText(action.valid), wrongTypeText).map((input) => ({ action, args: asReactReply(`[null,${input}]`), page: action.page })),
   ),
 );
 
@@ -197,7 +217,7 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
   it('answers raw hostile payloads (bytes, deep nesting, unescaped JSON, forged parts) with a refusal, never a 5xx or a hang', async () => {
     const tally: Tally = {};
     const memory = memoryProbe(server);
-    const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS].map((action) => serverActionId(action.file, action.name));
+    const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS, ...PERSON_ACTIONS, ...FORM_ACTIONS].map((action) => serverActionId(action.file, action.name));
     const text = fc.oneof(
       deepNestingText,
       hostileJsonText,
