@@ -42,14 +42,14 @@ export function cookiesForNextAuth(cookies: Map<string, string>): Record<string,
   return Object.fromEntries(cleaned);
 }
 
-/** Header-less response collector for next-auth's (req, res) handler form. */
+/** What next-auth's (req, res) handler writes, collected into a Web Response. */
 class CollectedResponse {
-  status_ = 200;
+  statusCode = 200;
   readonly headers = new Headers();
   body: BodyInit | null = null;
 
   status(code: number) {
-    this.status_ = code;
+    this.statusCode = code;
     return this;
   }
   getHeader(name: string): string[] | string | undefined {
@@ -73,7 +73,7 @@ class CollectedResponse {
   end() {}
 
   toResponse(): Response {
-    return new Response(this.body, { status: this.status_, headers: this.headers });
+    return new Response(this.body, { status: this.statusCode, headers: this.headers });
   }
 }
 

@@ -19,7 +19,7 @@ export type Refusal = { ok: false; error: string };
 /** Where a change came from, for the audit log. */
 export type ActionContext = { ip: string };
 
-export const UNEXPECTED_FAILURE = 'Something went wrong. Nothing was changed; please try again.';
+const UNEXPECTED_FAILURE = 'Something went wrong. Nothing was changed; please try again.';
 const NOT_VALID = 'The request is not valid.';
 
 /** Runs `work`; a ConsoleError becomes its message, anything else is logged and answered in general words. */
