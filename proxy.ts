@@ -7,6 +7,7 @@
 //   as the way back.
 import { NextResponse, type NextRequest } from 'next/server';
 import { newNonce, pageContentSecurityPolicy } from './lib/http/content-security-policy.mjs';
+import { CROSS_SITE_ACTION_REFUSAL, isCrossSiteAction, isServerActionRequest } from './lib/server/action-origin';
 import { boundArgumentPrefixes, partsFromForm, refuseActionPayload, type PayloadPart, type PayloadRoot } from './lib/server/action-payload';
 
 export const REQUEST_PATH_HEADER = 'x-gatehouse-request-path';
@@ -15,6 +16,7 @@ const ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export async function proxy(request: NextRequest) {
   if (request.method === 'POST') {
+    if (isServerActionRequest(request.headers) && isCrossSiteAction(request.headers)) return NextResponse.json(CROSS_SITE_ACTION_REFUSAL, { status: 403 });
     const refusal = await refuseServerAction(request);
     if (refusal) {
       return NextResponse.json({ error: 'invalid_request', error_description: `Malformed server action request: ${refusal}.` }, { status: 400 });

@@ -14,13 +14,14 @@ export type SearchInput = URLSearchParams | Record<string, string | string[] | u
 
 /** The first value of each parameter (a repeated one counts once), as a plain object. */
 export function firstValues(input: SearchInput): Record<string, string> {
-  const values: Record<string, string> = {};
+  // A Map, not an object: parameter names are untrusted, and `__proto__` must be a name like any other.
+  const values = new Map<string, string>();
   const entries = input instanceof URLSearchParams ? [...input.entries()] : Object.entries(input);
   for (const [name, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string' && !(name in values)) values[name] = first;
+    if (typeof first === 'string' && !values.has(name)) values.set(name, first);
   }
-  return values;
+  return Object.fromEntries(values); // own data properties, whatever the names
 }
 
 /** An optional text parameter: empty means absent. */

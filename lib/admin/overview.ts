@@ -96,7 +96,7 @@ function chart(days: string[], series: Series[], counts: { day: string; key: str
   const totals: Record<string, number> = Object.fromEntries(series.map(({ key }) => [key, 0]));
   for (const { day, key, calls } of counts) {
     const row = byDay.get(day);
-    if (!row || !(key in totals)) continue;
+    if (!row || !Object.hasOwn(totals, key)) continue;
     row[key] = (row[key] as number) + calls;
     totals[key] = totals[key]! + calls;
   }

@@ -1,10 +1,13 @@
 /**
  * Where to go after signing in: only a path on this site. Another origin, a protocol-relative `//host`
  * (however it is spelled before normalization: `/.//host`, `/%2e//host`…), a backslash trick or a
- * non-http scheme all fall back to the home page (no open redirect).
+ * non-http scheme all fall back to the home page (no open redirect). So does what is neither a path nor
+ * an absolute URL (`x`, `%zz`): next-auth's cookie holds one or the other, and anything else was written
+ * by someone else.
  */
 export function safeCallbackPath(value: string | undefined | null, publicUrl: string): string {
   if (!value || value.includes('\\') || /[\u0000-\u001f]/.test(value)) return '/';
+  if (!value.startsWith('/') && !/^https?:\/\//i.test(value)) return '/';
   let url: URL;
   try {
     url = new URL(value, publicUrl);

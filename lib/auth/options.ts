@@ -6,6 +6,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { env } from '@/lib/env';
 import { deriveKey } from '@/lib/crypto/seal';
 import { clientAddress } from '@/lib/http/client-address';
+import { safeCallbackPath } from './callback-path';
 import { checkSignIn, TOO_MANY_ATTEMPTS } from './sign-in-guard';
 import { endSignInSession, SESSION_LIFETIME_MS, startSignInSession } from './sign-in-sessions';
 
@@ -47,6 +48,13 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      // Every callback URL next-auth follows — from its cookie, a query or a body parameter — becomes a
+      // path on this site; another origin or a value that does not parse goes home (next-auth's default
+      // threw on the latter: a 500). Cookie and query are cleaned before next-auth checks them, too:
+      // lib/auth/next-auth-request.ts.
+      redirect({ url }) {
+        return `${publicUrl}${safeCallbackPath(url, publicUrl)}`;
+      },
       jwt({ token, user }) {
         if (user) {
           token.sub = user.id;

@@ -2,8 +2,9 @@
 // carries the row's id, and a cookie is honoured only while its row is live — so a person can see
 // where they are signed in and end the other sessions, and a password change or reset ends them too.
 import { randomBytes } from 'node:crypto';
+import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
-import { queries } from '@/lib/db/transaction';
+import { inTransaction, queries } from '@/lib/db/transaction';
 
 /** Sessions last at most this long from sign-in, however active (the JWT's rolling expiry is not trusted alone). */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -69,6 +70,22 @@ export async function endSessionsOf(personId: string, keep: string | null, reaso
     data: { endedAt: new Date(), endReason: reason },
   });
   return ended.count;
+}
+
+export type SessionsOutcome = { ok: true; ended: number } | { ok: false; error: string };
+
+/**
+ * "Sign out" of one other session (`target`) or, with null, of every session but `current` (this
+ * browser's), from the account page; audited when any ended.
+ */
+export async function endOtherSessions(personId: string, current: string, target: string | null, ip: string | null): Promise<SessionsOutcome> {
+  if (target === current) return { ok: false, error: 'Use "Sign out" to end this session.' };
+  const ended = await inTransaction(async (tx) => {
+    const count = target ? Number(await endOwnSession(personId, target)) : await endSessionsOf(personId, current, 'signed_out_elsewhere');
+    if (count > 0) await recordAudit({ type: 'person.sessions_ended', actorPersonId: personId, ip, data: { count } }, tx);
+    return count;
+  });
+  return { ok: true, ended };
 }
 
 /** Ends one of the person's own sessions; another person's session id is ignored. */

@@ -30,7 +30,7 @@ export function parseEnvelope(text: string): JsonRpcMessage {
     throw invalidRequest(`Invalid Request: method must be at most ${MAX_METHOD_BYTES} bytes`);
   }
   const id = message.id;
-  if ('id' in message) {
+  if (Object.hasOwn(message, 'id')) {
     const valid =
       (typeof id === 'string' && Buffer.byteLength(id) <= MAX_ID_BYTES) ||
       (typeof id === 'number' && Number.isFinite(id));
@@ -46,5 +46,5 @@ export function parseEnvelope(text: string): JsonRpcMessage {
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw invalidRequest('Invalid Request: params must be an object');
   }
-  return { id: 'id' in message ? (id as JsonRpcId) : undefined, method: message.method, params: (params ?? {}) as Record<string, unknown> };
+  return { id: Object.hasOwn(message, 'id') ? (id as JsonRpcId) : undefined, method: message.method, params: (params ?? {}) as Record<string, unknown> };
 }

@@ -4,6 +4,7 @@
 // role that may not use it, hides its data on every path.
 import { hasPermission } from '@/lib/auth/permissions';
 import type { z } from 'zod';
+import { containsUnstorableText } from '@/lib/db/storable-text';
 import type { Caller } from './caller';
 import { JSON_RPC, McpError } from './errors';
 import { invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
@@ -43,6 +44,11 @@ export function listsToolData(caller: Caller, tool: ToolDefinition): boolean {
 export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown): Promise<GateOutcome> {
   const refusal = toolAccess(caller, tool);
   if (refusal) return { ok: false, refusal };
+  // For every tool: text PostgreSQL cannot store (NUL, unpaired surrogates) could only fail in the
+  // database, as a tool_error for what is the caller's mistake.
+  if (containsUnstorableText(args)) {
+    return { ok: false, refusal: invalidArguments(tool.name, 'they hold characters that cannot be stored (NUL or broken Unicode)') };
+  }
   const parsed = (tool.input as z.ZodType).safeParse(args ?? {});
   if (!parsed.success) {
     return { ok: false, refusal: invalidArguments(tool.name, parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')) };

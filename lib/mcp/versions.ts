@@ -1,4 +1,5 @@
 // One row per MCP protocol revision: everything that differs between them is read from here.
+import { hasOwnKey } from '@/lib/own-keys';
 import { JSON_RPC } from './errors';
 
 export type ProtocolVersion = '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28';
@@ -63,6 +64,7 @@ export const INITIALIZE_VERSIONS = SUPPORTED_VERSIONS.filter((version) => VERSIO
 
 export const CACHE_HINTS = { ttlMs: 60_000, cacheScope: 'private' } as const;
 
+/** The header's value is untrusted: `__proto__` or `toString` are no versions (own keys only). */
 export function isSupported(version: string): version is ProtocolVersion {
-  return version in VERSIONS;
+  return hasOwnKey(VERSIONS, version);
 }

@@ -12,6 +12,7 @@ import { clientAddress } from '@/lib/http/client-address';
 import { readLimitedBody } from '@/lib/http/body';
 import { nodePair } from './bridge';
 import { clientRecord, ensureClientRecord } from './clients';
+import { consentErrorMessage, type ConsentErrorCode } from './consent-errors';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
 import { approveGrant } from './grants';
 import { oauthProvider } from './provider';
@@ -34,11 +35,6 @@ export type ConsentView =
       orgs: (OrgChoice & { canRunTools: boolean })[];
       error: string | null;
     };
-
-const ERRORS: Record<string, string> = {
-  scope: 'Tick at least one of the boxes below to allow access.',
-  org: 'Pick an organization where this app may be connected.',
-};
 
 export async function loadConsent(uid: string, cookieHeader: string, error: string | null): Promise<ConsentView> {
   const provider = await oauthProvider();
@@ -73,7 +69,7 @@ export async function loadConsent(uid: string, cookieHeader: string, error: stri
     scopes: requested.filter(isMcpScope).map((scope) => ({ scope, description: MCP_SCOPES[scope] })),
     sharesProfile: requested.includes('profile') || requested.includes('email'),
     orgs: orgs.map((org) => ({ ...org, canRunTools: roleCan(org.role, 'tool:execute') })),
-    error: error ? (ERRORS[error] ?? null) : null,
+    error: consentErrorMessage(error),
   };
 }
 
@@ -116,11 +112,11 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
     const scopes = form.getAll('scope').map(String).filter(isMcpScope);
     const offered = String(details.params.scope ?? '').split(' ');
     if (scopes.length === 0 || scopes.some((scope) => !offered.includes(scope))) {
-      return Response.redirect(`${consentPath}?error=scope`, 303);
+      return Response.redirect(`${consentPath}?error=${'scope' satisfies ConsentErrorCode}`, 303);
     }
     const orgId = String(form.get('org') ?? '');
     const choice = (await orgChoicesFor(personId, clientId)).find((org) => org.orgId === orgId);
-    if (!choice?.eligible) return Response.redirect(`${consentPath}?error=org`, 303);
+    if (!choice?.eligible) return Response.redirect(`${consentPath}?error=${'org' satisfies ConsentErrorCode}`, 303);
 
     // The authorization request's resource, under the same rule as at authorize and token (resource.ts):
     // the grant stores the canonical spelling, whatever the interaction was started with.

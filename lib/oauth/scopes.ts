@@ -1,4 +1,5 @@
 // The scopes a person can grant (SPEC §1), and how an authorization request's `scope` is read.
+import { hasOwnKey } from '@/lib/own-keys';
 
 export const MCP_SCOPES = {
   'mcp:read': "Read your organization's data",
@@ -11,8 +12,9 @@ export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as c
 
 export const ALL_SCOPES = [...OIDC_SCOPES, ...(Object.keys(MCP_SCOPES) as McpScope[])];
 
+/** Scopes come from requests: only the table's own keys are scopes (`constructor` is not one). */
 export function isMcpScope(scope: string): scope is McpScope {
-  return scope in MCP_SCOPES;
+  return hasOwnKey(MCP_SCOPES, scope);
 }
 
 /**

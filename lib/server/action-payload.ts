@@ -42,7 +42,7 @@ export function refuseActionPayload(parts: PayloadPart[], options: { formData: b
       return `part ${part.id} is not JSON`;
     }
     if (part.id === 0) {
-      const refusal = refuseRoot(value, options.root);
+      const refusal = refuseRoot(value, options.root) ?? (options.root === 'descriptor' ? refuseBound(value as Record<string, unknown>, parts) : null);
       if (refusal) return refusal;
     }
     // JSON.parse builds a tree, so a walk with an explicit stack ends and cannot overflow; React's own
@@ -70,6 +70,25 @@ function refuseRoot(value: unknown, root: PayloadRoot): string | null {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the action descriptor is not an object';
   return null;
+}
+
+/**
+ * A form's bound arguments are applied to the action as a list: React's client sends none (`null`) or a
+ * promise of a part holding an array (`"$@1"`). Anything else there — a promise of `null`, a number — is
+ * a TypeError inside the framework, before the action runs.
+ */
+function refuseBound(descriptor: Record<string, unknown>, parts: PayloadPart[]): string | null {
+  const bound = descriptor.bound;
+  if (bound === null || bound === undefined) return null;
+  const reference = typeof bound === 'string' ? /^\$@([0-9a-f]{1,8})$/.exec(bound) : null;
+  if (!reference) return 'the bound arguments are not a list';
+  const target = parts.find((part) => part.id === Number.parseInt(reference[1]!, 16));
+  if (!target || target.id === 0) return null; // a dangling or backward reference is refused with its own reason below
+  try {
+    return Array.isArray(JSON.parse(target.text)) ? null : 'the bound arguments are not a list';
+  } catch {
+    return null; // refused as "not JSON" below
+  }
 }
 
 function refuseString(text: string, partId: number, present: Set<number>, options: { formData: boolean }): string | null {

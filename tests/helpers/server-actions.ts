@@ -25,8 +25,17 @@ export function serverActionId(filename: string, exportedName: string, distDir =
 
 export type ActionCall = { status: number; body: string; result: unknown };
 
+/** A form's fields as the FormData a `<form action>` sends. */
+export function formData(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
 /**
- * POSTs a server action with `args` (JSON-encoded, as React does for plain values) on `pagePath`, with the
+ * POSTs a server action with `args` on `pagePath` — JSON text, as React sends plain values, or multipart
+ * when an argument is a FormData (React's reply encoding: the argument becomes `$K<n in hex>`, its
+ * fields `_<n>_<name>`), as a `<form action>` with `useActionState` sends it — with the
  * jar's cookies (null: signed out), from `origin` (a page of another site, for CSRF tests). `result` is the action's return value when it returned one.
  */
 export async function callServerAction(
@@ -37,16 +46,26 @@ export async function callServerAction(
   pagePath = '/',
   origin = baseUrl,
 ): Promise<ActionCall> {
-  const headers = {
-    'next-action': serverActionId(action.file, action.name, action.distDir),
-    'content-type': 'text/plain;charset=UTF-8',
-    accept: 'text/x-component',
-    origin,
-  };
-  const init = { method: 'POST', headers, body: JSON.stringify(args), redirect: 'manual' as const };
+  const forms = args.filter((arg): arg is FormData => arg instanceof FormData);
+  const headers: Record<string, string> = { 'next-action': serverActionId(action.file, action.name, action.distDir), accept: 'text/x-component', origin };
+  let body: string | FormData;
+  if (forms.length === 0) {
+    headers['content-type'] = 'text/plain;charset=UTF-8';
+    body = JSON.stringify(args);
+  } else {
+    body = new FormData();
+    // A top-level string starting with `$` is escaped as React does (`$$`); nested values are sent as given.
+    const encoded = args.map((arg) => (arg instanceof FormData ? `$K${(forms.indexOf(arg) + 1).toString(16)}` : typeof arg === 'string' && arg.startsWith('$') ? `$${arg}` : (arg ?? null)));
+    // In React's order: the forms' fields first, the root part last.
+    forms.forEach((form, index) => {
+      for (const [name, value] of form.entries()) (body as FormData).append(`_${index + 1}_${name}`, value);
+    });
+    body.append('0', JSON.stringify(encoded));
+  }
+  const init = { method: 'POST', headers, body, redirect: 'manual' as const };
   const response = jar ? await jar.fetch(`${baseUrl}${pagePath}`, init) : await fetch(`${baseUrl}${pagePath}`, init);
-  const body = await response.text();
-  return { status: response.status, body, result: actionResult(body) };
+  const answer = await response.text();
+  return { status: response.status, body: answer, result: actionResult(answer) };
 }
 
 /** The action's return value from the React Server Components payload (row "1:" holds it). */

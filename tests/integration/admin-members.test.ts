@@ -8,7 +8,7 @@ import { DATABASES } from '../helpers/databases';
 import { inspectDatabase, type Query } from '../helpers/inspect';
 import { postMcp, rpc } from '../helpers/mcp';
 import { connect, register } from '../helpers/oauth';
-import { callServerAction } from '../helpers/server-actions';
+import { callServerAction, formData } from '../helpers/server-actions';
 import { freePort, startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { signIn, type CookieJar } from '../helpers/session';
 
@@ -98,7 +98,7 @@ describe.each(DATABASES)('Members on the %s database', { timeout: 180_000 }, (ki
     return call.result as Result;
   };
   const setPassword = async (token: string, password: string, confirm = password) =>
-    (await callServerAction(server.url, null, { file: SET_PASSWORD, name: 'setPasswordAction' }, [{ token, password, confirm }])).result as
+    (await callServerAction(server.url, null, { file: SET_PASSWORD, name: 'setPasswordAction' }, [null, formData({ token, password, confirm })])).result as
       | { ok: true; email: string }
       | { ok: false; field: string; error: string };
   const signInAs = async (who: string, email: string) => {
@@ -449,7 +449,7 @@ describe('Members with SMTP configured', () => {
 
     // The emailed link works like any other.
     const token = LINK.exec(url)![1]!;
-    const set = await callServerAction(server.url, null, { file: SET_PASSWORD, name: 'setPasswordAction' }, [{ token, password: 'mia’s own password', confirm: 'mia’s own password' }]);
+    const set = await callServerAction(server.url, null, { file: SET_PASSWORD, name: 'setPasswordAction' }, [null, formData({ token, password: 'mia’s own password', confirm: 'mia’s own password' })]);
     expect(set.result).toEqual({ ok: true, email: 'mia@example.test' });
   });
 });

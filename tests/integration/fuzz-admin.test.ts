@@ -1,6 +1,7 @@
 // The console's form handlers (server actions) under hostile input: generated arguments for every org and
-// instance action, sent with a signed-in owner's (and instance admin's) cookies so that they pass the
-// permission check and reach input parsing and the work itself. Every answer must be the action's result
+// instance action, and for the settings and set-password actions, sent with a signed-in owner's (and
+// instance admin's) cookies so that they pass the permission check and reach input parsing and the work
+// itself. Every answer must be the action's result
 // — `{ ok: true }` or `{ ok: false, error }` with a message a person can act on — never the catch-all
 // "Something went wrong" (an unexpected exception), never a 5xx, never a hang.
 import fc from 'fast-check';
@@ -42,6 +43,16 @@ const INSTANCE_ACTIONS: { file: string; name: string; valid: Record<string, unkn
   { file: 'app/admin/instance/organizations/actions.ts', name: 'createOrganizationAction', valid: { name: 'Fuzz Org', slug: 'fuzz-org', ownerEmail: 'fuzz-owner@example.test' } },
 ];
 
+/** The signed-in person's own actions and the one-time-link action: one argument, or a form. */
+const PERSON_ACTIONS: { file: string; name: string; page: string; valid: string }[] = [
+  { file: 'app/settings/account/actions.ts', name: 'endSessionsAction', page: '/settings/account', valid: '"no-such-session"' },
+  { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp', page: '/settings/connected-apps', valid: '"no-such-grant"' },
+];
+const FORM_ACTIONS: { file: string; name: string; page: string; valid: Record<string, unknown> }[] = [
+  { file: 'app/settings/account/actions.ts', name: 'changePasswordAction', page: '/settings/account', valid: { current: 'wrong', next: 'long-enough-password', confirm: 'long-enough-password' } },
+  { file: 'app/set-password/[token]/actions.ts', name: 'setPasswordAction', page: '/', valid: { token: 'A'.repeat(43), password: 'long-enough-password', confirm: 'long-enough-password' } },
+];
+
 const orgSlug = fc.oneof({ weight: 6, arbitrary: fc.constant('"acme"') }, { weight: 1, arbitrary: wrongTypeText }, { weight: 1, arbitrary: hostileString.map((text) => JSON.stringify(text)) });
 
 /**
@@ -58,6 +69,15 @@ const call = fc.oneof(
   ),
   fc.constantFrom(...INSTANCE_ACTIONS).chain((action) =>
     mutatedObjectText(action.valid).map((input) => ({ action, args: asReactReply(`[${input}]`), page: '/admin/instance' })),
+  ),
+  fc.constantFrom(...PERSON_ACTIONS).chain((action) =>
+    fc
+      .oneof(fc.constant(action.valid), wrongTypeText, hostileString.map((text) => JSON.stringify(text)))
+      .map((input) => ({ action, args: asReactReply(`[${input}]`), page: action.page })),
+  ),
+  // A forged call sends anything where the form's FormData belongs.
+  fc.constantFrom(...FORM_ACTIONS).chain((action) =>
+    fc.oneof(mutatedObjectText(action.valid), wrongTypeText).map((input) => ({ action, args: asReactReply(`[null,${input}]`), page: action.page })),
   ),
 );
 
@@ -109,6 +129,47 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
   // and others failed inside the framework's decoder with a 500. The proxy now refuses every payload that
   // React's client would not send, before it is decoded: 400, signed in or not, on every page, whether the
   // call comes as JSON text, as a multipart call, or as a form posted before its script loaded.
+  // The signed-in person's own actions (settings) and the public one-time-token action go through the
+  // same kind of wrapper as the console's: arguments of the wrong type, NUL, or a FormData that is not one
+  // get a refusal in words, never an exception (a 500).
+  it('answers the settings and set-password actions with a refusal for NUL, wrong types and non-FormData arguments', async () => {
+    const SETTINGS = [
+      { file: 'app/settings/account/actions.ts', name: 'endSessionsAction', page: '/settings/account', args: ['"a\\u0000b"', '{"x":1}', '5', '["$$x"]', 'true'] },
+      { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp', page: '/settings/connected-apps', args: ['"\\u0000"', '"g\\u0000"', '{}', '12', 'null', '"\\ud800"'] },
+      { file: 'app/settings/account/actions.ts', name: 'changePasswordAction', page: '/settings/account', args: ['null,"current=x"', 'null,{"current":"x","next":"y","confirm":"y"}', 'null', 'null,5', 'null,null'] },
+      { file: 'app/set-password/[token]/actions.ts', name: 'setPasswordAction', page: '/', args: ['{"token":"\\u0000","password":"x","confirm":"x"}', '"x"', '5', '{"token":["x"]}'] },
+    ];
+    const expectRefusal = async (response: Response, where: string) => {
+      const body = await response.text();
+      expect(response.status, `${where}: ${body.slice(0, 300)}`).toBe(200);
+      const row = /^1:(.*)$/m.exec(body)?.[1];
+      expect(row, `${where}: ${body.slice(0, 300)}`).toBeDefined();
+      const result = JSON.parse(row!) as { ok?: unknown; error?: unknown };
+      expect(result.ok, where).toBe(false);
+      expect(typeof result.error, where).toBe('string');
+      expect(result.error, where).not.toBe(UNEXPECTED);
+      return result.error as string;
+    };
+    const headers = (id: string) => ({ 'next-action': id, accept: 'text/x-component', origin: server.url, cookie: owner.header() });
+    for (const action of SETTINGS) {
+      const id = serverActionId(action.file, action.name);
+      for (const args of [...action.args, '']) {
+        const response = await fetchWithin(`${server.url}${action.page}`, { method: 'POST', headers: { ...headers(id), 'content-type': 'text/plain;charset=UTF-8' }, body: `[${args}]` });
+        await expectRefusal(response, `${action.name}(${args})`);
+      }
+    }
+    // The password form as React sends it (a FormData argument), with NUL in its fields.
+    const changePassword = serverActionId('app/settings/account/actions.ts', 'changePasswordAction');
+    for (const [field, value] of [['current', 'a\u0000'], ['next', 'long-enough-password\u0000'], ['confirm', '\u0000']] as const) {
+      const form = new FormData();
+      for (const name of ['current', 'next', 'confirm']) form.append(`_1_${name}`, name === field ? value : 'long-enough-password');
+      form.append('0', '["$undefined","$K1"]');
+      const response = await fetchWithin(`${server.url}/settings/account`, { method: 'POST', headers: headers(changePassword), body: form });
+      expect(await expectRefusal(response, `changePasswordAction with NUL in ${field}`)).toMatch(/cannot be saved/);
+    }
+    await expectStillUp(server);
+  }, 60_000);
+
   it('refuses forged references with a 400 before they are decoded, signed in or not, and stays up', async () => {
     const forged = [
       '["$0"]', '["$@0"]', '["acme","$0"]', '["acme","$@0"]', '["acme",{"tool":"$0","restricted":true}]',
@@ -156,7 +217,7 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
   it('answers raw hostile payloads (bytes, deep nesting, unescaped JSON, forged parts) with a refusal, never a 5xx or a hang', async () => {
     const tally: Tally = {};
     const memory = memoryProbe(server);
-    const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS].map((action) => serverActionId(action.file, action.name));
+    const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS, ...PERSON_ACTIONS, ...FORM_ACTIONS].map((action) => serverActionId(action.file, action.name));
     const text = fc.oneof(
       deepNestingText,
       hostileJsonText,

@@ -95,6 +95,36 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect(unknown.body!.error.code).toBe(-32602);
   });
 
+  // The argument check is the tools' one gate for input: what the database cannot hold (NUL, broken
+  // Unicode) or reach (a cursor past bigint, a date outside what PostgreSQL stores) is the caller's
+  // mistake, answered in band as invalid_arguments — never tool_error, never a stack trace.
+  it.each([
+    ['read_audit_log', { cursor: '99999999999999999999' }, /cursor/],
+    ['read_audit_log', { cursor: '9223372036854775808' }, /cursor/],
+    ['read_audit_log', { since: '0000-01-01T00:00:00Z' }, /since/],
+    ['read_audit_log', { since: '+275760-09-13T00:00:00Z' }, /since/],
+    ['read_audit_log', { type: 'grant.revoked\u0000' }, /cannot be stored|NUL/],
+    ['read_audit_log', { type: '\ud800' }, /cannot be stored|NUL/],
+    ['revoke_connected_app', { grant_id: '\u0000' }, /cannot be stored|NUL/],
+    ['revoke_connected_app', { grant_id: 'x\u0000y' }, /cannot be stored|NUL/],
+    ['list_members', { '\u0000': 1 }, /cannot be stored|NUL/],
+    ['execute_tool', { name: 'read_audit_log', arguments: { cursor: '99999999999999999999' } }, /cursor/],
+  ] as const)('refuses %s with %j as invalid arguments, in band, without a stack trace', async (tool, args, problem) => {
+    const reply = await call(owner, tool, args);
+    expect(reply.status).toBe(200);
+    expect(reply.body!.result.isError).toBe(true);
+    const text = textOf(reply);
+    expect(text).toMatch(/^The arguments for "\w+" are invalid: /);
+    expect(text).toMatch(problem);
+    expect(reply.text).not.toMatch(/\bat [\w.<>]+ \(|node_modules|Prisma|failed unexpectedly/);
+  });
+
+  it('still pages the audit log with the largest cursor a bigint holds (the control for the refusals above)', async () => {
+    const reply = await call(owner, 'read_audit_log', { cursor: '9223372036854775807', since: '1970-01-01T00:00:00Z', limit: 1 });
+    expect(reply.body!.result.isError).toBe(false);
+    expect(reply.body!.result.structuredContent.events).toHaveLength(1);
+  });
+
   it('execute_tool meets exactly the gates of a direct call and grants nothing extra', async () => {
     const direct = await call(memberRead, 'revoke_connected_app', { grant_id: 'x' });
     const wrapped = await call(memberRead, 'execute_tool', { name: 'revoke_connected_app', arguments: { grant_id: 'x' } });

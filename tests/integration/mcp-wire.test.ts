@@ -249,6 +249,31 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
       });
     });
 
+    // Names of Object.prototype members are not versions, tools or prompts: look-ups by untrusted keys
+    // read own entries only.
+    it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses MCP-Protocol-Version: %s as unsupported', async (version) => {
+      const reply = await postMcp(server.url, token, rpc('ping'), { 'mcp-protocol-version': version });
+      expect(reply.status).toBe(400);
+      expect(reply.headers.get('mcp-protocol-version')).not.toBe('undefined');
+      expect(reply.body?.error).toEqual({
+        code: -32022,
+        message: 'Unsupported protocol version',
+        data: { supported: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'], requested: version },
+      });
+    });
+
+    it.each(['__proto__', 'constructor', 'toString'])('answers tools/call and prompts/get named %s as unknown (-32602)', async (name) => {
+      const tool = await postMcp(server.url, token, rpc('tools/call', { name, arguments: {} }));
+      expect(tool.status).toBe(200);
+      expect(tool.body?.error).toEqual({ code: -32602, message: `Unknown tool: ${name}` });
+      const prompt = await postMcp(server.url, token, rpc('prompts/get', { name }));
+      expect(prompt.status).toBe(200);
+      expect(prompt.body?.error).toMatchObject({ code: -32602, message: `Unknown prompt: ${name}` });
+      const wrapped = await postMcp(server.url, token, rpc('tools/call', { name: 'execute_tool', arguments: { name } }));
+      expect(wrapped.body?.result?.isError).toBe(true);
+      expect(wrapped.body?.result?.content?.[0]?.text).toMatch(/no tool named/);
+    });
+
     it('answers an unknown method with HTTP 200 and -32601', async () => {
       const reply = await postMcp(server.url, token, rpc('no/such/method'), { 'mcp-protocol-version': '2025-06-18' });
       expect(reply.status).toBe(200);

@@ -176,6 +176,21 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     expect(back.searchParams.get('error')).toBe('scope');
   });
 
+  it('shows the consent screen without a message for an error code it does not know, Object.prototype names included', async () => {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
+    for (const error of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'nope']) {
+      const response = await browser.jar.fetch(`${server.url}/consent/${form.uid}?error=${error}`);
+      expect(response.status, error).toBe(200);
+      const html = await response.text();
+      expect(html, error).not.toContain('id="consent-error"');
+      expect(html, error).toContain('name="csrf"');
+    }
+    const known = await (await browser.jar.fetch(`${server.url}/consent/${form.uid}?error=scope`)).text();
+    expect(known).toContain('Tick at least one of the boxes below');
+  });
+
   it('refuses a form posted from another origin or without the form token', async () => {
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);

@@ -129,6 +129,87 @@ describe('signing out', () => {
   });
 });
 
+// next-auth remembers where to go after signing in in a cookie that a sibling subdomain can set, and
+// reads it from `callbackUrl` parameters anyone can write: a broken or foreign value is ignored (the home
+// page is the way back), never a 500 that locks everyone with that cookie out.
+describe('foreign or broken callback URLs', () => {
+  const BROKEN = ['x', 'http://[', '%zz', 'javascript:alert(1)', 'https://evil.example/'];
+  const PAGES = ['/', '/login', '/admin', '/settings/account', '/api/auth/session', '/api/auth/csrf', '/api/auth/providers', '/api/auth/signin', '/api/auth/signout'];
+
+  /** Every next-auth endpoint and the pages that read the session, with `cookie` and `?callbackUrl=value`. */
+  async function expectNoServerError(baseUrl: string, cookieName: string, value: string, jar: CookieJar | null) {
+    const cookie = [jar?.header(), `${cookieName}=${encodeURIComponent(value)}`].filter(Boolean).join('; ');
+    for (const path of PAGES) {
+      const withCookie = await fetch(`${baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+      expect(withCookie.status, `${path} with cookie ${value}`).toBeLessThan(500);
+      const withParam = await fetch(`${baseUrl}${path}?callbackUrl=${encodeURIComponent(value)}`, { headers: jar ? { cookie: jar.header() } : {}, redirect: 'manual' });
+      expect(withParam.status, `${path}?callbackUrl=${value}`).toBeLessThan(500);
+    }
+    const { csrfToken } = (await (await fetch(`${baseUrl}/api/auth/csrf`, { headers: jar ? { cookie: jar.header() } : {} })).json()) as { csrfToken: string };
+    for (const path of ['/api/auth/signin/credentials', '/api/auth/signout', '/api/auth/_log']) {
+      for (const [where, url, body] of [
+        ['query', `${baseUrl}${path}?callbackUrl=${encodeURIComponent(value)}`, new URLSearchParams({ csrfToken })],
+        ['body', `${baseUrl}${path}`, new URLSearchParams({ csrfToken, callbackUrl: value })],
+        ['cookie', `${baseUrl}${path}`, new URLSearchParams({ csrfToken })],
+      ] as const) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(where === 'cookie' ? { cookie } : jar ? { cookie: jar.header() } : {}) },
+          body: body.toString(),
+          redirect: 'manual',
+        });
+        expect(response.status, `POST ${path} with ${value} in the ${where}`).toBeLessThan(500);
+      }
+    }
+  }
+
+  /** Signs in with `value` as the callback URL in the cookie, the query or the body; where it leads. */
+  async function signInLeadsTo(baseUrl: string, cookieName: string, value: string, where: 'cookie' | 'query' | 'body'): Promise<string> {
+    const jar = new CookieJar();
+    if (where === 'cookie') jar.set(cookieName, encodeURIComponent(value));
+    const { csrfToken } = (await (await jar.fetch(`${baseUrl}/api/auth/csrf`)).json()) as { csrfToken: string };
+    const query = where === 'query' ? `?callbackUrl=${encodeURIComponent(value)}` : '';
+    const response = await jar.fetch(`${baseUrl}/api/auth/callback/credentials${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfToken, email: member.email, password: member.password, json: 'true', ...(where === 'body' ? { callbackUrl: value } : {}) }).toString(),
+    });
+    expect(response.status, `sign-in with ${value} in the ${where}`).toBe(200);
+    const { url } = (await response.json()) as { url: string };
+    expect(await whoIsJar(jar), `signed in with ${value} in the ${where}`).toBe(member.name);
+    return url;
+  }
+
+  async function whoIsJar(jar: CookieJar) {
+    return whoIs(jar.entries().filter(([name]) => name.includes('session-token')).map(([name, value]) => `${name}=${value}`).join('; '));
+  }
+
+  it.each(BROKEN)('ignores the callback URL %s in the next-auth cookie or a parameter: no 500, signed out or in', async (value) => {
+    await expectNoServerError(server.url, 'next-auth.callback-url', value, null);
+    const { jar } = await signIn(server.url, member.email, member.password);
+    await expectNoServerError(server.url, 'next-auth.callback-url', value, jar);
+    for (const where of ['cookie', 'query', 'body'] as const) {
+      expect(new URL(await signInLeadsTo(server.url, 'next-auth.callback-url', value, where)).href).toBe(`${server.url}/`);
+    }
+  });
+
+  it('still goes back to a path of its own after sign-in (the control for the refusals above)', async () => {
+    for (const where of ['cookie', 'query', 'body'] as const) {
+      expect(await signInLeadsTo(server.url, 'next-auth.callback-url', '/settings/account?tab=1', where)).toBe(`${server.url}/settings/account?tab=1`);
+    }
+  });
+
+  it('ignores a broken __Secure- callback cookie when PUBLIC_URL is https', async () => {
+    const secure = await startServer({ database: 'embedded', env: { PUBLIC_URL: 'https://gatehouse.example', AUTH_SECRET: randomBytes(32).toString('hex') } });
+    try {
+      await expectNoServerError(secure.url, '__Secure-next-auth.callback-url', 'x', null);
+      await expectNoServerError(secure.url, '__Secure-next-auth.callback-url', 'http://[', null);
+    } finally {
+      await secure.stop();
+    }
+  });
+});
+
 // Last: these spend this address's budget of failed sign-ins.
 describe('password guessing across many accounts from one address', () => {
   const PER_ADDRESS = 30;

@@ -55,6 +55,15 @@ describe('server-action payload check', () => {
     expect(refuseActionPayload([{ id: 0, text: '["7f"]' }], DESCRIPTOR)).toContain('descriptor is not an object');
   });
 
+  it('refuses bound arguments that are not a list (the framework applies them to the action: a TypeError, a 500)', () => {
+    for (const bound of ['null', '5', '"x"', '{}']) {
+      expect(refuseActionPayload([{ id: 0, text: '{"id":"7f","bound":"$@1"}' }, { id: 1, text: bound }], DESCRIPTOR), bound).toBe('the bound arguments are not a list');
+    }
+    for (const bound of ['5', '"$1"', '[]', '{}']) {
+      expect(refuseActionPayload([{ id: 0, text: `{"id":"7f","bound":${bound}}` }, { id: 1, text: '[]' }], DESCRIPTOR), bound).toBe('the bound arguments are not a list');
+    }
+  });
+
   it('refuses nesting deeper than the decoder should walk, without overflowing its own stack', () => {
     expect(plain(`${'['.repeat(33)}${']'.repeat(33)}`)).toContain('nests deeper');
     expect(plain(`[${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}]`)).toContain('nests deeper');

@@ -28,4 +28,8 @@ describe('the path to return to after signing in', () => {
   ])('refuses anything that leaves it: %s', (input) => {
     expect(safeCallbackPath(input, ORIGIN)).toBe('/');
   });
+
+  it.each(['x', 'settings', '%zz', 'http://[', '?next=/admin', '#top', 'mailto:someone@auth.example.com'])('takes what is neither a path nor an http(s) URL for nothing: %s', (input) => {
+    expect(safeCallbackPath(input, ORIGIN)).toBe('/');
+  });
 });

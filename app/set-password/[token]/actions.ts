@@ -1,16 +1,11 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { z } from 'zod';
-import { clientAddress } from '@/lib/http/client-address';
-import { usePasswordLink, type PasswordSet } from '@/lib/people/password-links';
+import { usePasswordLink } from '@/lib/people/password-links';
+import { tokenFormAction } from '@/lib/server/safe-action';
 
-const input = z.object({ token: z.string().max(100), password: z.string().max(1024), confirm: z.string().max(1024) });
-
-/** Public on purpose: the one-time token in the link is the authorization. */
-export async function setPasswordAction(value: z.input<typeof input>): Promise<PasswordSet> {
-  const parsed = input.safeParse(value);
-  if (!parsed.success) return { ok: false, field: 'link', error: 'The request is not valid.' };
-  const { token, password, confirm } = parsed.data;
-  return usePasswordLink(token, password, confirm, clientAddress(await headers()));
-}
+/** Public on purpose: the one-time token in the link, sent as a form field, is the authorization. */
+export const setPasswordAction = tokenFormAction(
+  z.object({ token: z.string().max(100), password: z.string().max(1024).default(''), confirm: z.string().max(1024).default('') }),
+  ({ token, password, confirm }, { ip }) => usePasswordLink(token, password, confirm, ip),
+);

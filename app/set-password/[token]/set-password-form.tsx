@@ -2,15 +2,10 @@
 
 import { useActionState } from 'react';
 import { TextField } from '@/app/components/text-field';
-import type { PasswordSet } from '@/lib/people/password-links';
 import { setPasswordAction } from './actions';
 
 export function SetPasswordForm({ token }: { token: string }) {
-  const [state, action, pending] = useActionState(
-    (_previous: PasswordSet | null, form: FormData) =>
-      setPasswordAction({ token, password: String(form.get('password') ?? ''), confirm: String(form.get('confirm') ?? '') }),
-    null,
-  );
+  const [state, action, pending] = useActionState(setPasswordAction, null);
   if (state?.ok) {
     return (
       <div role="status" className="space-y-3 rounded-lg border border-green-200 bg-green-50 p-6 text-green-900">
@@ -24,14 +19,17 @@ export function SetPasswordForm({ token }: { token: string }) {
       </div>
     );
   }
-  const errorFor = (field: 'password' | 'confirm') => (state && !state.ok && state.field === field ? state.error : null);
+  const errorFor = (field: 'password' | 'confirm') => (state && !state.ok && 'field' in state && state.field === field ? state.error : null);
+  // About the link, or a refusal of the whole request (which names no field).
+  const formError = state && !state.ok && (!('field' in state) || state.field === 'link') ? state.error : null;
   return (
     <form action={action} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <input type="hidden" name="token" value={token} />
       <TextField type="password" name="password" label="New password" autoComplete="new-password" error={errorFor('password')} hint="At least 12 characters." />
       <TextField type="password" name="confirm" label="Repeat the new password" autoComplete="new-password" error={errorFor('confirm')} />
-      {state && !state.ok && state.field === 'link' ? (
+      {formError ? (
         <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error}
+          {formError}
         </p>
       ) : null}
       <button

@@ -1,39 +1,18 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { z } from 'zod';
-import { recordAudit } from '@/lib/audit/events';
-import { currentSignIn } from '@/lib/auth/session';
-import { endOwnSession, endSessionsOf } from '@/lib/auth/sign-in-sessions';
-import { inTransaction } from '@/lib/db/transaction';
-import { clientAddress } from '@/lib/http/client-address';
-import { changePassword, type PasswordChange } from '@/lib/people/accounts';
+import { endOtherSessions } from '@/lib/auth/sign-in-sessions';
+import { changePassword } from '@/lib/people/accounts';
+import { personAction, personFormAction } from '@/lib/server/safe-action';
 
-const SIGNED_OUT = 'Your session has ended: sign in again.';
+const field = z.string({ error: 'The form is not valid.' }).max(1024, 'That is too long.').default('');
 
-export async function changePasswordAction(_previous: PasswordChange | null, form: FormData): Promise<PasswordChange> {
-  const signIn = await currentSignIn();
-  if (!signIn) return { ok: false, field: 'current', error: SIGNED_OUT };
-  const field = (name: string) => String(form.get(name) ?? '').slice(0, 1024);
-  return changePassword(signIn.person.id, signIn.sessionId, field('current'), field('next'), field('confirm'));
-}
-
-export type SessionsOutcome = { ok: true; ended: number } | { ok: false; error: string };
+export const changePasswordAction = personFormAction(
+  z.object({ current: field, next: field, confirm: field }),
+  ({ person, sessionId }, { current, next, confirm }) => changePassword(person.id, sessionId, current, next, confirm),
+);
 
 /** Ends one other session (`sessionId`) or, with null, every session but this browser's. */
-export async function endSessionsAction(sessionId: string | null): Promise<SessionsOutcome> {
-  const signIn = await currentSignIn();
-  if (!signIn) return { ok: false, error: SIGNED_OUT };
-  const target = z.string().min(1).max(100).nullable().safeParse(sessionId);
-  if (!target.success) return { ok: false, error: 'Unknown session.' };
-  if (target.data === signIn.sessionId) return { ok: false, error: 'Use "Sign out" to end this session.' };
-  const ip = clientAddress(await headers());
-  const ended = await inTransaction(async (tx) => {
-    const count = target.data
-      ? Number(await endOwnSession(signIn.person.id, target.data))
-      : await endSessionsOf(signIn.person.id, signIn.sessionId, 'signed_out_elsewhere');
-    if (count > 0) await recordAudit({ type: 'person.sessions_ended', actorPersonId: signIn.person.id, ip, data: { count } }, tx);
-    return count;
-  });
-  return { ok: true, ended };
-}
+export const endSessionsAction = personAction(z.string({ error: 'Unknown session.' }).min(1).max(100).nullable(), ({ person, sessionId }, target, { ip }) =>
+  endOtherSessions(person.id, sessionId, target, ip),
+);

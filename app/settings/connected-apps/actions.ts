@@ -1,13 +1,9 @@
 'use server';
 
-import { headers } from 'next/headers';
-import { currentPerson } from '@/lib/auth/session';
-import { revokeOwnGrant, type RevokeOutcome } from '@/lib/connected-apps/grants';
-import { clientAddress } from '@/lib/http/client-address';
+import { z } from 'zod';
+import { revokeOwnGrant } from '@/lib/connected-apps/grants';
+import { personAction } from '@/lib/server/safe-action';
 
-export async function revokeConnectedApp(grantId: string): Promise<RevokeOutcome> {
-  const person = await currentPerson();
-  if (!person) return { ok: false, error: 'Your session has ended: sign in again.' };
-  if (typeof grantId !== 'string' || grantId.length > 200) return { ok: false, error: 'Unknown app.' };
-  return revokeOwnGrant(person.id, grantId, clientAddress(await headers()));
-}
+export const revokeConnectedApp = personAction(z.string({ error: 'Unknown app.' }).min(1).max(200), ({ person }, grantId, { ip }) =>
+  revokeOwnGrant(person.id, grantId, ip),
+);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
+import { instant, pageCursor } from './arguments';
 import { defineTool } from './definition';
 
 const PAGE_MAX = 100;
@@ -12,9 +13,9 @@ export const readAuditLog = defineTool({
   input: z
     .object({
       type: z.string().max(100).optional().describe('Only events of this type, e.g. "grant.revoked"'),
-      since: z.iso.datetime({ offset: true }).optional().describe('Only events at or after this time (ISO 8601)'),
+      since: instant().optional().describe('Only events at or after this time (ISO 8601)'),
       limit: z.number().int().min(1).max(PAGE_MAX).default(20),
-      cursor: z.string().regex(/^\d+$/).optional().describe('nextCursor from a previous page'),
+      cursor: pageCursor().optional().describe('nextCursor from a previous page'),
     })
     .strict(),
   output: z.object({

@@ -6,7 +6,8 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { OrgGrantFilter, OrgGrantRow } from '@/lib/admin/org-grants';
-import { MCP_SCOPES, type McpScope } from '@/lib/oauth/scopes';
+import { MCP_SCOPES } from '@/lib/oauth/scopes';
+import { ownValue } from '@/lib/own-keys';
 import { Badge, DataTable, EmptyState, selectClass } from '../../components';
 import { revokeClientAction, revokeGrantAction } from './actions';
 
@@ -103,7 +104,7 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
                 {row.personName}
                 <span className="block text-xs text-slate-500">{row.personEmail}</span>
               </td>
-              <td className="px-3 py-2">{row.scopes.map((scope) => MCP_SCOPES[scope as McpScope] ?? scope).join('; ')}</td>
+              <td className="px-3 py-2">{row.scopes.map((scope) => ownValue(MCP_SCOPES, scope) ?? scope).join('; ')}</td>
               <td className="px-3 py-2 whitespace-nowrap" title={exactTime(row.approvedAt)}>
                 {relativeTime(row.approvedAt)}
               </td>

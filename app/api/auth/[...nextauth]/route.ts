@@ -1,5 +1,4 @@
-import NextAuth from 'next-auth';
-import { authOptions } from '@/lib/auth/options';
+import { runNextAuth } from '@/lib/auth/next-auth-request';
 import { endProviderSession } from '@/lib/oauth/sessions';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +8,7 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 // Options are read on the first request, not at import: the build imports this module too.
 async function handler(request: Request, context: RouteContext) {
   const params = await context.params;
-  const response: Response = await NextAuth(authOptions())(request, { params });
+  const response = await runNextAuth(request, params.nextauth);
   if (request.method !== 'POST' || params.nextauth.join('/') !== 'signout') return response;
   // Signing out of Gatehouse also ends the OAuth provider's session in this browser.
   const cleared = await endProviderSession(request);
