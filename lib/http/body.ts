@@ -1,10 +1,20 @@
 // Reading a request body with a hard limit: the stream is read chunk by chunk and abandoned as soon as
 // it passes the limit, whatever Content-Length said (or if there was none: chunked uploads).
+//
+// A refused body is then read on and dropped for a moment, up to DISCARD_LIMITS, before the stream is
+// cancelled: cancelling it closes the connection, and a connection closed while the client is still
+// sending is reset, which can destroy the 413 answer before the client reads it (the "lingering close"
+// that HTTP servers do, RFC 9112 §9.6). Nothing of it is kept.
+const DISCARD_LIMITS = { bytes: 8 * 1024 * 1024, ms: 5_000 };
+
 export async function readLimitedBytes(request: Request, limit: number): Promise<Buffer | null> {
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return null;
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
+  const reader = request.body?.getReader();
+  if (declared > limit) {
+    if (reader) void discardRest(reader, 0);
+    return null;
+  }
+  if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
@@ -12,7 +22,7 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      await reader.cancel().catch(() => {});
+      void discardRest(reader, received);
       return null;
     }
     chunks.push(value);
@@ -20,7 +30,67 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   return Buffer.concat(chunks);
 }
 
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, received: number): Promise<void> {
+  const deadline = Date.now() + DISCARD_LIMITS.ms;
+  try {
+    let dropped = received;
+    while (dropped <= DISCARD_LIMITS.bytes && Date.now() < deadline) {
+      const next = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(resolve, deadline - Date.now()))]);
+      if (next === null || next.done) break;
+      dropped += next.value.byteLength;
+    }
+  } catch {
+    // the client went away: nothing left to drop
+  }
+  await reader.cancel().catch(() => {});
+}
+
 export async function readLimitedBody(request: Request, limit: number): Promise<string | null> {
   const bytes = await readLimitedBytes(request, limit);
   return bytes === null ? null : bytes.toString('utf8');
+}
+
+/** What a form or JSON body may hold: bytes, and fields (form fields, or a JSON object's own keys). */
+export type BodyLimits = { bytes: number; fields: number };
+
+export type BoundedBody = { ok: true; bytes: Buffer } | { ok: false; status: 400 | 413; description: string };
+
+/**
+ * Reads a body within `limits`: past the bytes (declared or streamed) or the fields, 413 (RFC 9110
+ * §15.5.14) before anything parses it; a JSON body that is not an object, 400. A body of another type is
+ * only held to the byte limit. The fields are counted on the text, before a parser builds anything.
+ */
+export async function readBoundedBody(request: Request, limits: BodyLimits): Promise<BoundedBody> {
+  const bytes = await readLimitedBytes(request, limits.bytes);
+  if (bytes === null) return { ok: false, status: 413, description: `The request body may be at most ${limits.bytes} bytes.` };
+  const tooManyFields = { ok: false, status: 413, description: `The request body may have at most ${limits.fields} fields.` } as const;
+  // Matched as loosely as parsers match it (next-auth looks for the type anywhere in the header, JSON
+  // first), so that no body reaches a parser that was not checked as that parser will read it.
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (type.includes('application/json')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return { ok: false, status: 400, description: 'The request body is not valid JSON.' };
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, status: 400, description: 'The request body must be a JSON object.' };
+    if (Object.keys(value).length > limits.fields) return tooManyFields;
+  } else if (type.includes('application/x-www-form-urlencoded')) {
+    if (countFormFields(bytes.toString('latin1')) > limits.fields) return tooManyFields;
+  }
+  return { ok: true, bytes };
+}
+
+/** The fields URLSearchParams would find in `text`: `&`-separated, empty ones skipped. */
+export function countFormFields(text: string): number {
+  let fields = 0;
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('&', start);
+    const stop = end === -1 ? text.length : end;
+    if (stop > start) fields++;
+    if (end === -1) return fields;
+    start = end + 1;
+  }
 }

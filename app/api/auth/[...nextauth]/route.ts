@@ -1,5 +1,7 @@
 import NextAuth from 'next-auth';
+import type { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/auth/options';
+import { boundedAuthRequest } from '@/lib/auth/request-body';
 import { endProviderSession } from '@/lib/oauth/sessions';
 
 export const dynamic = 'force-dynamic';
@@ -7,7 +9,9 @@ export const dynamic = 'force-dynamic';
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 // Options are read on the first request, not at import: the build imports this module too.
-async function handler(request: Request, context: RouteContext) {
+async function handler(incoming: NextRequest, context: RouteContext) {
+  const request = await boundedAuthRequest(incoming);
+  if (request instanceof Response) return request;
   const params = await context.params;
   const response: Response = await NextAuth(authOptions())(request, { params });
   if (request.method !== 'POST' || params.nextauth.join('/') !== 'signout') return response;
