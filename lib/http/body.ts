@@ -53,7 +53,8 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
 /** What a form or JSON body may hold: bytes, and fields (form fields, or a JSON object's own keys). */
 export type BodyLimits = { bytes: number; fields: number };
 
-export type BoundedBody = { ok: true; bytes: Buffer } | { ok: false; status: 400 | 413; description: string };
+/** A body within its limits (with the object a JSON body parsed to), or why not. */
+export type BoundedBody = { ok: true; bytes: Buffer; json?: Record<string, unknown> } | { ok: false; status: 400 | 413; description: string };
 
 /**
  * Reads a body within `limits`: past the bytes (declared or streamed) or the fields, 413 (RFC 9110
@@ -76,6 +77,7 @@ export async function readBoundedBody(request: Request, limits: BodyLimits): Pro
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, status: 400, description: 'The request body must be a JSON object.' };
     if (Object.keys(value).length > limits.fields) return tooManyFields;
+    return { ok: true, bytes, json: value as Record<string, unknown> };
   } else if (type.includes('application/x-www-form-urlencoded')) {
     if (countFormFields(bytes.toString('latin1')) > limits.fields) return tooManyFields;
   }

@@ -1,7 +1,7 @@
 import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/auth/options';
-import { boundedAuthRequest } from '@/lib/auth/request-body';
+import { guardAuthRequest } from '@/lib/auth/route-guard';
 import { endProviderSession } from '@/lib/oauth/sessions';
 
 export const dynamic = 'force-dynamic';
@@ -10,9 +10,9 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 // Options are read on the first request, not at import: the build imports this module too.
 async function handler(incoming: NextRequest, context: RouteContext) {
-  const request = await boundedAuthRequest(incoming);
-  if (request instanceof Response) return request;
   const params = await context.params;
+  const request = await guardAuthRequest(incoming, params.nextauth);
+  if (request instanceof Response) return request;
   const response: Response = await NextAuth(authOptions())(request, { params });
   if (request.method !== 'POST' || params.nextauth.join('/') !== 'signout') return response;
   // Signing out of Gatehouse also ends the OAuth provider's session in this browser.
