@@ -207,6 +207,19 @@ describe.each([DATABASES.at(-1)!])('request bodies past their limit (%s database
     expect(response.status).toBe(200);
   });
 
+  it('refuses a consent form with more fields than the consent screen sends', async () => {
+    const post = (body: string) =>
+      fetchWithin(`${server.url}/consent/no-such-interaction/decision`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: owner.header() },
+        body,
+      });
+    const fields = new URLSearchParams({ csrf: 'x', decision: 'allow', org: 'acme' });
+    expect((await post(fields.toString())).status).toBe(403); // read, and refused for its token
+    for (let index = 0; index < 100; index++) fields.append('scope', 'mcp:read');
+    expect((await post(fields.toString())).status).toBe(413);
+  });
+
   it('answers a server action body just over 1 MiB, or with more than 1,000 fields, with 413, not the framework’s 500 or an empty 200', async () => {
     const headers = {
       'next-action': serverActionId('app/admin/[org]/tools/actions.ts', 'setToolRestrictedAction'),
