@@ -31,17 +31,18 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
 }
 
 async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, received: number): Promise<void> {
-  const deadline = Date.now() + DISCARD_LIMITS.ms;
+  // Cancelling ends a read that is still waiting (a client that stopped sending): it then reports done.
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), DISCARD_LIMITS.ms);
   try {
-    let dropped = received;
-    while (dropped <= DISCARD_LIMITS.bytes && Date.now() < deadline) {
-      const next = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(resolve, deadline - Date.now()))]);
-      if (next === null || next.done) break;
-      dropped += next.value.byteLength;
+    for (let dropped = received; dropped <= DISCARD_LIMITS.bytes; ) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      dropped += value.byteLength;
     }
   } catch {
     // the client went away: nothing left to drop
   }
+  clearTimeout(timer);
   await reader.cancel().catch(() => {});
 }
 
