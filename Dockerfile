@@ -1,6 +1,7 @@
 # Gatehouse as a container: the Next.js standalone server plus the bundled command-line tools.
 #   docker build -t gatehouse .
-#   docker run -p 3000:3000 -e PUBLIC_URL=https://auth.example.com -e DATABASE_URL=… -e AUTH_SECRET=… gatehouse
+#   docker run -d --restart unless-stopped -p 3000:3000 -e PUBLIC_URL=https://auth.example.com -e DATABASE_URL=… -e AUTH_SECRET=… gatehouse
+# (--restart: a server process that dies is started again; docker-compose.yml says the same per service).
 # docker-compose.yml wires it to PostgreSQL and Redis.
 
 FROM node:22-bookworm-slim AS build

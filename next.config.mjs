@@ -1,3 +1,4 @@
+import { ACTION_BODY_LIMIT_BYTES, PROXY_BODY_BUFFER_BYTES } from './lib/http/body-limits.mjs';
 import { ROUTE_CONTENT_SECURITY_POLICY } from './lib/http/content-security-policy.mjs';
 
 /** @type {import('next').NextConfig} */
@@ -13,6 +14,13 @@ const nextConfig = {
   // The build type-checks the app alone; `npm run typecheck` checks the tests too (tsconfig.json).
   typescript: { tsconfigPath: 'tsconfig.app.json' },
   poweredByHeader: false,
+  experimental: {
+    // The proxy checks every server-action body before the framework decodes it, so the framework buffers
+    // no more of a page request's body than that check needs (10 MB by default); past the limit the proxy
+    // answers 413 (lib/http/body-limits.mjs says why the buffer is slightly larger than the limit).
+    proxyClientMaxBodySize: PROXY_BODY_BUFFER_BYTES,
+    serverActions: { bodySizeLimit: ACTION_BODY_LIMIT_BYTES },
+  },
   reactStrictMode: true,
   // Migrations are read at start-up from prisma/migrations: make sure the standalone output has them.
   outputFileTracingIncludes: { '/**': ['./prisma/migrations/**/*'] },

@@ -9,7 +9,7 @@ import { deriveKey } from '@/lib/crypto/seal';
 import { db } from '@/lib/db/client';
 import { env } from '@/lib/env';
 import { clientAddress } from '@/lib/http/client-address';
-import { readLimitedBody } from '@/lib/http/body';
+import { countFormFields, readLimitedBody } from '@/lib/http/body';
 import { nodePair } from './bridge';
 import { clientRecord, ensureClientRecord } from './clients';
 import { consentErrorMessage, type ConsentErrorCode } from './consent-errors';
@@ -86,7 +86,8 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
   const person = await db().person.findUnique({ where: { id: personId }, select: { disabledAt: true } });
   if (!person || person.disabledAt) return Response.redirect(consentPath, 303);
   const text = await readLimitedBody(request, 16 * 1024);
-  if (text === null) return new Response('The consent form is too large.', { status: 413 });
+  // The form holds the token, the decision, the organization and one field per scope.
+  if (text === null || countFormFields(text) > 64) return new Response('The consent form is too large.', { status: 413 });
   const form = new URLSearchParams(text);
   if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
     return new Response('This consent form expired or was not issued to you. Start again from the app.', { status: 403 });

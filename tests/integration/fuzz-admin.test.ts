@@ -214,25 +214,35 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     await expectStillUp(server);
   }, 120_000);
 
-  it('answers raw hostile payloads (bytes, deep nesting, unescaped JSON, forged parts) with a refusal, never a 5xx or a hang', async () => {
+  it('answers raw hostile payloads (bytes, deep nesting, unescaped JSON, forged parts, bodies and field counts past their limits) with a refusal, never a 5xx or a hang', async () => {
     const tally: Tally = {};
     const memory = memoryProbe(server);
     const ids = [...ORG_ACTIONS, ...INSTANCE_ACTIONS, ...PERSON_ACTIONS, ...FORM_ACTIONS].map((action) => serverActionId(action.file, action.name));
     const text = fc.oneof(
-      deepNestingText,
-      hostileJsonText,
-      fc.tuple(orgSlug, wrongTypeText).map(([slug, input]) => `[${slug},${input}]`),
-      fc
-        .array(fc.constantFrom('$0', '$@1', '$Q1', '$W2', '$K1', '$1:a', '$T', '$h1', '$undefined', '$n9', '$D1', '$$x'), { minLength: 1, maxLength: 4 })
-        .map((refs) => JSON.stringify(['acme', ...refs])),
+      { weight: 4, arbitrary: deepNestingText },
+      { weight: 4, arbitrary: hostileJsonText },
+      { weight: 4, arbitrary: fc.tuple(orgSlug, wrongTypeText).map(([slug, input]) => `[${slug},${input}]`) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .array(fc.constantFrom('$0', '$@1', '$Q1', '$W2', '$K1', '$1:a', '$T', '$h1', '$undefined', '$n9', '$D1', '$$x'), { minLength: 1, maxLength: 4 })
+          .map((refs) => JSON.stringify(['acme', ...refs])),
+      },
+      // Around the 1 MiB body limit: just under it reaches the action's checks, just over it gets 413.
+      { weight: 1, arbitrary: fc.integer({ min: 1024 * 1024 - 2048, max: 1024 * 1024 + 4096 }).map((length) => JSON.stringify(['acme', 'a'.repeat(length)])) },
     );
     // A call as JSON text or as multipart (numbered parts and FormData entries), or a form posted without
-    // its script (bound arguments under `$ACTION_REF_1`, no Next-Action header).
+    // its script (bound arguments under `$ACTION_REF_1`, no Next-Action header); some past the size limits.
     const body = fc.oneof(
       fc.oneof(randomBytes, text).map((payload) => ({ kind: 'text' as const, payload })),
       fc
         .array(fc.tuple(fc.constantFrom('0', '1', '2', '10', '1_name', '01'), text), { minLength: 1, maxLength: 4 })
         .map((parts) => ({ kind: 'multipart' as const, parts })),
+      // Around the 1,000-field limit.
+      fc.integer({ min: 990, max: 1_020 }).map((fields) => ({
+        kind: 'multipart' as const,
+        parts: [['0', '["acme","$K1"]'] as [string, string], ...Array.from({ length: fields }, (_, index) => [`1_f${index}`, 'x'] as [string, string])],
+      })),
       fc.tuple(fc.option(text), fc.constantFrom('$@1', '$1', '$@0', 'null', '5', '$Q1')).map(([bound, reference]) => ({ kind: 'form' as const, bound, reference })),
     );
     const payload = fc.record({ id: fc.constantFrom(...ids), page: fc.constantFrom('/admin/acme', '/admin/instance', '/settings/account', '/'), body });

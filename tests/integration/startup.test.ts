@@ -1,7 +1,8 @@
 // Starting Gatehouse: configuration errors stop it with a message naming the variable, the embedded
 // database and its keys survive a restart, and cookies are Secure behind an https PUBLIC_URL.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { readMigrations } from '../../lib/db/migrate';
 import { runCli, runNode } from '../helpers/cli';
 import { TEST_DIST_DIR } from '../helpers/paths';
 import { signIn } from '../helpers/session';
-import { startServer, TEST_DEMO_PASSWORD } from '../helpers/server';
+import { freePort, startServer, TEST_DEMO_PASSWORD } from '../helpers/server';
 
 const MIGRATIONS = readMigrations().length;
 
@@ -113,4 +114,103 @@ describe('starting Gatehouse', () => {
       rmSync(app, { recursive: true, force: true });
     }
   });
+
+  // When the server process dies (out of memory, a crash, the kernel's OOM killer), npm start must not
+  // leave Gatehouse down without a word: it logs the crash and starts the server again; SIGTERM still
+  // stops everything.
+  it('npm start restarts its server when the process dies, logs it, and still stops on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-supervised-'));
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    const start = spawn(process.execPath, [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'lib/cli/start.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', GATEHOUSE_DIST_DIR: TEST_DIST_DIR, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, DEMO_PASSWORD: TEST_DEMO_PASSWORD },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    start.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    start.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => start.on('exit', (code) => resolve(code)));
+    try {
+      await until(async () => (await healthz(url)) === 200, 90_000, () => output);
+      const first = serverProcesses(start.pid!);
+      expect(first, output).toHaveLength(1);
+      process.kill(first[0]!, 'SIGKILL');
+
+      await until(async () => output.includes('the server stopped unexpectedly (signal SIGKILL)'), 10_000, () => output);
+      await until(async () => (await healthz(url)) === 200, 60_000, () => output);
+      const second = serverProcesses(start.pid!);
+      expect(second).toHaveLength(1);
+      expect(second[0]).not.toBe(first[0]);
+      const { jar } = await signIn(url, 'owner@acme.test', TEST_DEMO_PASSWORD);
+      expect(await (await jar.fetch(`${url}/`)).text()).toContain('Olivia Owner');
+
+      start.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      expect(serverProcesses(start.pid!)).toEqual([]);
+      expect(() => process.kill(second[0]!, 0)).toThrow();
+      expect(output.match(/the server stopped unexpectedly/g)).toHaveLength(1);
+    } finally {
+      for (const pid of descendants(start.pid!).reverse()) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
+
+async function healthz(url: string): Promise<number | null> {
+  try {
+    return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })).status;
+  } catch {
+    return null;
+  }
+}
+
+async function until(condition: () => Promise<boolean>, ms: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms:\n${output().slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** `root` and every process under it (npm start runs under tsx, which runs node), parents first. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (found.has(parent) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found].filter((pid) => pid === root || parents.has(pid));
+}
+
+/** The standalone servers under `root`: Next.js renames its process `next-server (v…)`. */
+function serverProcesses(root: number): number[] {
+  return descendants(root).filter((pid) => {
+    try {
+      return /^next-server|standalone\/server\.js/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
