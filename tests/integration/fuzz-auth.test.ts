@@ -16,11 +16,9 @@ const INPUTS = Number(process.env.FUZZ_AUTH_INPUTS ?? 1000);
 const PARALLEL = 4;
 
 /**
- * Callback URLs: paths on this site (hostile ones among them), other origins, schemes. Left out for now,
- * because next-auth answers them with a 500 that is fixed separately (then this filter goes): those that
- * are neither a path nor an absolute http(s) URL as next-auth parses them (`http://[`, `//`,
- * `javascript:…`: its configuration check throws), and those with characters outside printable ASCII
- * (sign-out copies the URL into its redirect's Location header as it is, which cannot hold them).
+ * Callback URLs: paths on this site (hostile ones among them), other origins, schemes, and values that are
+ * no URL at all (`http://[`, `javascript:…`) or hold characters outside printable ASCII — next-auth once
+ * answered those with a 500; Gatehouse cleans them before it reads them (lib/auth/next-auth-request.ts).
  */
 const callbackUrl: fc.Arbitrary<string> = fc
   .oneof(
