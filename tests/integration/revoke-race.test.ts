@@ -89,7 +89,7 @@ describe.runIf(DATABASES.includes('postgres'))('a revocation racing with refresh
   let memberJar: CookieJar;
 
   beforeAll(async () => {
-    server = await startServer({ database: 'postgres', env: { MCP_RATE_LIMIT_PER_MINUTE: '1000000', REGISTRATION_RATE_LIMIT: '1000' } });
+    server = await startServer({ database: 'postgres', env: { MCP_RATE_LIMIT_PER_MINUTE: '1000000', MCP_UNAUTHENTICATED_RATE_LIMIT: '1000000', REGISTRATION_RATE_LIMIT: '1000' } });
     sql = new pg.Client({ connectionString: server.postgres!.url });
     await sql.connect();
     memberJar = (await signIn(server.url, member.email, member.password)).jar;
