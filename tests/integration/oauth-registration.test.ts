@@ -108,6 +108,18 @@ describe('registration refusals', () => {
     expect(body.error_description).toMatch(/client_name/);
   });
 
+  it.each([
+    ['client_name', 'Trusted\u202Eeton'],
+    ['client_name', 'Trus\u200Bted Notes'],
+    ['client_uri', 'https://notes.example/\u2066home'],
+    ['software_version', '1.0\u200F'],
+  ])('refuses %s with an invisible or bidirectional character as invalid_client_metadata naming the field', async (field, value) => {
+    const { response, body } = await attempt({ client_name: 'Notes', redirect_uris: ['https://a.example/cb'], [field]: value });
+    expect(response.status).toBe(400);
+    expect(body.error).toBe('invalid_client_metadata');
+    expect(body.error_description).toContain(field);
+  });
+
   it('answers an unknown client at the token endpoint with 401 invalid_client, so that it registers again', async () => {
     const { response, body } = await tokenRequest(server.url, {
       grant_type: 'authorization_code',
@@ -244,6 +256,15 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
       expect((await read(client)).redirect_uris).toEqual(['https://notes4.example/cb']);
     },
   );
+
+  it('refuses an update whose name carries a right-to-left override, and changes nothing', async () => {
+    const client = await register(server.url, { client_name: 'Notes Five', redirect_uris: ['https://notes5.example/cb'] });
+    const refused = await update(client, { client_name: 'Trusted\u202Eeton', redirect_uris: ['https://notes5.example/cb'] });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_client_metadata');
+    expect(refused.body.error_description).toContain('client_name');
+    expect((await read(client)).client_name).toBe('Notes Five');
+  });
 
   it('answers an update without the registration access token with invalid_token, whatever it asks for', async () => {
     const client = await register(server.url, { client_name: 'Notes Three', redirect_uris: ['https://notes3.example/cb'] });
