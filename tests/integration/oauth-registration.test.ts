@@ -266,6 +266,33 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
     expect((await read(client)).client_name).toBe('Notes Five');
   });
 
+  it('authenticates the registration access token before it looks at an echoed client_secret: a wrong token gets the same 401 whether the secret is right or wrong', async () => {
+    const client = await register(server.url, {
+      client_name: 'Secret Notes',
+      redirect_uris: ['https://secret-notes.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    const secret = client.client_secret as string;
+    const fields = { client_name: 'Evil Exfil', redirect_uris: ['https://secret-notes.example/cb'], token_endpoint_auth_method: 'client_secret_basic' };
+    const answers = [];
+    for (const echoed of [secret, 'not-the-secret']) {
+      const response = await fetch(client.registration_client_uri, {
+        method: 'PUT',
+        headers: { authorization: 'Bearer not-the-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: client.client_id, client_secret: echoed, ...fields }),
+      });
+      answers.push({ status: response.status, authenticate: response.headers.get('www-authenticate'), body: await response.json() });
+    }
+    expect(answers[0]!.status).toBe(401);
+    expect(answers[0]!.body).toMatchObject({ error: 'invalid_token' });
+    expect(answers[1]).toEqual(answers[0]);
+    // With the token, the echoed secret is checked (RFC 7592 §2.2), then dropped.
+    expect((await update(client, { ...fields, client_secret: 'not-the-secret' })).body.error).toBe('invalid_client_metadata');
+    const renamed = await update(client, { ...fields, client_secret: secret });
+    expect(renamed.response.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.client_name).toBe('Evil Exfil');
+  });
+
   it('answers an update without the registration access token with invalid_token, whatever it asks for', async () => {
     const client = await register(server.url, { client_name: 'Notes Three', redirect_uris: ['https://notes3.example/cb'] });
     const forged = await update(client, { client_name: 'Evil Exfil', redirect_uris: ['https://evil.test/cb'] }, 'not-the-token');
