@@ -154,6 +154,23 @@ function findInvisible(value: unknown): string | null {
   return null;
 }
 
+/** What a client proves itself with at the token endpoint: nothing, the secret it was issued, or its own key. */
+function credentialOf(method: unknown): string {
+  if (method === 'client_secret_basic' || method === 'client_secret_post') return 'secret';
+  return typeof method === 'string' ? method : 'client_secret_basic'; // RFC 7591 §2: the default method
+}
+
+/**
+ * Whether an RFC 7592 update keeps the kind of credential the client authenticates with. A public client
+ * cannot make itself confidential (the provider would issue a secret that Gatehouse never shows again,
+ * RFC 7592 §2.2 notwithstanding, so the client could never authenticate), nor a confidential client drop
+ * its secret or swap it for a key: it registers again. Switching between the two ways of sending the same
+ * secret (Basic or in the body) is allowed.
+ */
+export function sameCredential(before: unknown, after: unknown): boolean {
+  return credentialOf(before) === credentialOf(after);
+}
+
 type RedirectKind = 'https' | 'https-loopback' | 'loopback' | 'custom';
 
 /**

@@ -293,6 +293,44 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
     expect(renamed.body.client_name).toBe('Evil Exfil');
   });
 
+  it.each([
+    ['a public client to a secret', 'none', 'client_secret_basic'],
+    ['a public client to a key', 'none', 'private_key_jwt'],
+    ['a confidential client to none', 'client_secret_post', 'none'],
+    ['a confidential client that leaves the method out (none by default)', 'client_secret_basic', undefined],
+  ])('refuses an update that changes how the client authenticates (%s) with invalid_client_metadata, and changes nothing', async (_what, from, to) => {
+    const client = await register(server.url, { client_name: 'Auth Notes', redirect_uris: ['https://auth-notes.example/cb'], token_endpoint_auth_method: from });
+    const jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] };
+    const refused = await update(client, {
+      client_name: 'Auth Notes',
+      redirect_uris: ['https://auth-notes.example/cb'],
+      ...(to === undefined ? {} : { token_endpoint_auth_method: to }),
+      ...(to === 'private_key_jwt' ? { jwks } : {}),
+    });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_client_metadata');
+    expect(refused.body.error_description).toMatch(/token_endpoint_auth_method.*register again/);
+    expect((await read(client)).token_endpoint_auth_method).toBe(from);
+  });
+
+  it('lets a confidential client switch between the two ways of sending its secret, which keeps working', async () => {
+    const client = await register(server.url, { client_name: 'Post Notes', redirect_uris: ['https://post-notes.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    const switched = await update(client, { client_name: 'Post Notes', redirect_uris: ['https://post-notes.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    expect(switched.response.status, JSON.stringify(switched.body)).toBe(200);
+    expect(switched.body).not.toHaveProperty('client_secret');
+    // The secret it registered with still authenticates it (an unknown code, not an unknown client).
+    const { response, body } = await tokenRequest(server.url, {
+      grant_type: 'authorization_code',
+      code: 'whatever',
+      redirect_uri: 'https://post-notes.example/cb',
+      client_id: client.client_id,
+      client_secret: client.client_secret as string,
+      code_verifier: 'v'.repeat(43),
+    });
+    expect(body.error, JSON.stringify(body)).toBe('invalid_grant');
+    expect(response.status).toBe(400);
+  });
+
   it('answers an update without the registration access token with invalid_token, whatever it asks for', async () => {
     const client = await register(server.url, { client_name: 'Notes Three', redirect_uris: ['https://notes3.example/cb'] });
     const forged = await update(client, { client_name: 'Evil Exfil', redirect_uris: ['https://evil.test/cb'] }, 'not-the-token');
