@@ -156,8 +156,8 @@ function findInvisible(value: unknown): string | null {
 
 /** What a client proves itself with at the token endpoint: nothing, the secret it was issued, or its own key. */
 function credentialOf(method: unknown): string {
-  if (method === 'client_secret_basic' || method === 'client_secret_post') return 'secret';
-  return typeof method === 'string' ? method : 'client_secret_basic'; // RFC 7591 §2: the default method
+  const named = typeof method === 'string' ? method : 'client_secret_basic'; // RFC 7591 §2: the default
+  return named === 'client_secret_basic' || named === 'client_secret_post' ? 'secret' : named;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRegistration, RegistrationError, sameRedirectTargets } from '@/lib/oauth/registration';
+import { normalizeRegistration, RegistrationError, sameCredential, sameRedirectTargets } from '@/lib/oauth/registration';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 
 const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as { client: string; registration_body: Record<string, unknown> }[];
@@ -161,5 +161,20 @@ describe('what an RFC 7592 update may change', () => {
     ['another private-use scheme', ['com.example.app:/cb'], ['com.evil.app:/cb']],
   ])('refuses %s', (_what, before, after) => {
     expect(sameRedirectTargets(before, after)).toBe(false);
+  });
+
+  it.each([
+    ['none', 'client_secret_basic', false],
+    ['none', 'client_secret_post', false],
+    ['none', 'private_key_jwt', false],
+    ['client_secret_basic', 'none', false],
+    ['client_secret_post', 'private_key_jwt', false],
+    [undefined, 'none', false],
+    ['client_secret_basic', 'client_secret_post', true],
+    [undefined, 'client_secret_post', true],
+    ['private_key_jwt', 'private_key_jwt', true],
+    ['none', 'none', true],
+  ])('keeps the kind of credential: %s to %s is %s', (before, after, allowed) => {
+    expect(sameCredential(before, after)).toBe(allowed);
   });
 });
