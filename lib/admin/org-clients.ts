@@ -10,7 +10,7 @@ import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
 import { revokeGrantsWhere } from '@/lib/oauth/grants';
 import { oauthProvider } from '@/lib/oauth/provider';
-import { classifyRedirectUri, RegistrationError } from '@/lib/oauth/registration';
+import { classifyRedirectUri, refuseInvisibleCharacters, RegistrationError } from '@/lib/oauth/registration';
 import type { OrgAdmin } from './access';
 import { invalid, notFound } from './errors';
 
@@ -142,14 +142,13 @@ export async function registerConfidentialClient(
   input: { name: string; redirectUris: string[] },
   ip: string,
 ): Promise<RegisteredClient> {
-  // The redirect-URI rules of self-registration (registration.ts) hold for hand-registered clients too.
-  for (const uri of input.redirectUris) {
-    try {
-      classifyRedirectUri(uri);
-    } catch (error) {
-      if (error instanceof RegistrationError) throw invalid(`This client cannot be registered: ${error.description}.`);
-      throw error;
-    }
+  // The redirect-URI and text rules of self-registration (registration.ts) hold for hand-registered clients too.
+  try {
+    input.redirectUris.forEach(classifyRedirectUri);
+    refuseInvisibleCharacters({ client_name: input.name });
+  } catch (error) {
+    if (error instanceof RegistrationError) throw invalid(`This client cannot be registered: ${error.description}.`);
+    throw error;
   }
   const provider = await oauthProvider();
   const clientId = `gh_${randomBytes(16).toString('base64url')}`;

@@ -12,7 +12,7 @@ import { errors, type Configuration } from 'oidc-provider';
 import { assertNoTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { isDisabled } from './clients';
-import { classifyRedirectUri, RegistrationError } from './registration';
+import { classifyRedirectUri, refuseInvisibleCharacters, RegistrationError } from './registration';
 
 export const CIMD_DRAFT = 'draft-02';
 const TEST_ALLOWANCE = 'I understand this disables SSRF protection for loopback origins';
@@ -25,9 +25,10 @@ export function cimdOptions(): Pick<Features, 'clientIdMetadataDocument'> {
     clientIdMetadataDocument: {
       enabled: true,
       ack: CIMD_DRAFT,
-      allowClient: async (_ctx: unknown, client: { clientId: string; redirectUris?: string[] } & RemoteReferences) => {
+      allowClient: async (_ctx: unknown, client: { clientId: string; redirectUris?: string[]; metadata(): Record<string, unknown> } & RemoteReferences) => {
         refuseUnacceptableRedirectUris(client.redirectUris ?? []);
         refuseRemoteReferences(client);
+        refuseUnacceptableText(client.metadata());
         // A client an instance admin disabled stays refused, CIMD or not.
         return !(await isDisabled(client.clientId));
       },
@@ -67,6 +68,16 @@ function refuseRemoteReferences(client: RemoteReferences): void {
   if (!named) return;
   const hint = named[0] === 'jwks_uri' ? ': publish the keys inline as jwks' : '';
   throw new errors.InvalidClientMetadata(`the client's metadata document names ${named[0]}, which is not supported${hint}`);
+}
+
+/** A document's text meets the rule a registration's does: no invisible or control characters. */
+function refuseUnacceptableText(metadata: Record<string, unknown>): void {
+  try {
+    refuseInvisibleCharacters(metadata);
+  } catch (error) {
+    if (!(error instanceof RegistrationError)) throw error;
+    throw new errors.InvalidClientMetadata(`the client's metadata document is not accepted: ${error.description}`);
+  }
 }
 
 /**

@@ -88,6 +88,7 @@ export function normalizeRegistration(input: unknown): Metadata {
       }
     }
   }
+  refuseInvisibleCharacters(body);
   if (Array.isArray(body.contacts) && body.contacts.length > REGISTRATION_LIMITS.contacts) {
     throw new RegistrationError('invalid_client_metadata', `at most ${REGISTRATION_LIMITS.contacts} contacts`);
   }
@@ -100,6 +101,74 @@ export function normalizeRegistration(input: unknown): Metadata {
     }
   }
   return body;
+}
+
+/**
+ * Characters that change how text reads without being seen: controls (Cc), format characters (Cf: the
+ * bidirectional embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E,
+ * U+200F and U+061C, zero-width characters, the soft hyphen, tags) and the line and paragraph separators.
+ * With them "Trusted\u202Eetoн" displays as something else on the consent screen and in the consoles.
+ * Everything else is allowed, mixed scripts included: the consent screen shows the host the responses
+ * go to beside the name, and whether the client is verified.
+ */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Throws invalid_client_metadata naming the first field whose text (at any depth, keys included) holds
+ * an invisible or control character. The one rule for client metadata people are shown, wherever it
+ * comes from: registration, RFC 7592 updates, metadata documents, the console. No field of a client's
+ * metadata (names, URIs, identifiers, contacts, keys) needs such a character.
+ */
+export function refuseInvisibleCharacters(metadata: Record<string, unknown>): void {
+  for (const [field, value] of Object.entries(metadata)) {
+    const found = findInvisible(field) ?? findInvisible(value);
+    if (found !== null) {
+      const codePoint = `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        `${visibly(field)} must not contain invisible, bidirectional or control characters (found ${codePoint})`,
+      );
+    }
+  }
+}
+
+/** `text` with each invisible or control character written as its escape, so that a message shows it. */
+function visibly(text: string): string {
+  return text.replace(new RegExp(INVISIBLE_OR_CONTROL.source, 'gu'), (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
+}
+
+/** The first invisible or control character in any string of `value`; each object visited once. */
+function findInvisible(value: unknown): string | null {
+  const pending: unknown[] = [value];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      const match = INVISIBLE_OR_CONTROL.exec(next);
+      if (match) return match[0];
+    } else if (typeof next === 'object' && next !== null && !seen.has(next)) {
+      seen.add(next);
+      for (const [key, item] of Object.entries(next)) pending.push(key, item);
+    }
+  }
+  return null;
+}
+
+/** What a client proves itself with at the token endpoint: nothing, the secret it was issued, or its own key. */
+function credentialOf(method: unknown): string {
+  const named = typeof method === 'string' ? method : 'client_secret_basic'; // RFC 7591 §2: the default
+  return named === 'client_secret_basic' || named === 'client_secret_post' ? 'secret' : named;
+}
+
+/**
+ * Whether an RFC 7592 update keeps the kind of credential the client authenticates with. A public client
+ * cannot make itself confidential (the provider would issue a secret that Gatehouse never shows again,
+ * RFC 7592 §2.2 notwithstanding, so the client could never authenticate), nor a confidential client drop
+ * its secret or swap it for a key: it registers again. Switching between the two ways of sending the same
+ * secret (Basic or in the body) is allowed.
+ */
+export function sameCredential(before: unknown, after: unknown): boolean {
+  return credentialOf(before) === credentialOf(after);
 }
 
 type RedirectKind = 'https' | 'https-loopback' | 'loopback' | 'custom';

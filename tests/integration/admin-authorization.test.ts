@@ -156,6 +156,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['registerClient', ['acme', { name: 'X', redirectUris: ['https://evil.test\\@good.test/cb'] }]],
       ['registerClient', ['acme', { name: 'X', redirectUris: ['https:evil.test/cb'] }]],
       ['registerClient', ['acme', { name: 'X', redirectUris: ['https://good.test/\u202Ebc/cb'] }]],
+      // And so does the rule on invisible characters in what people are shown.
+      ['registerClient', ['acme', { name: 'Trusted\u202Eeton', redirectUris: ['https://good.test/cb'] }]],
+      ['registerClient', ['acme', { name: 'Trus\u200Bted', redirectUris: ['https://good.test/cb'] }]],
       ['decideClient', ['acme', { clientId: acmeClient, decision: 'maybe' }]],
       ['setAppPolicy', ['../globex', { policy: 'approved' }]],
       ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],

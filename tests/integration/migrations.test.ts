@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrationsDirectory, readMigrations, type Migration } from '@/lib/db/migrate';
+import { redirectHostname } from '@/lib/oauth/clients';
 import { DATABASES } from '../helpers/databases';
 import { openTestDatabase, type TestDatabase } from '../helpers/prisma';
 
@@ -143,5 +144,93 @@ describe.runIf(DATABASES.includes('postgres'))('migrations started by several pr
     const appliedCounts = results.map((result) => result.applied.length).sort();
     expect(appliedCounts).toEqual([0, 0, 0, readMigrations().length]);
     expect(await rows(database)).toHaveLength(readMigrations().length);
+  });
+});
+
+describe.each(DATABASES)('client records migrated on the %s database', (kind) => {
+  const name = '20261201000001_client_records_follow_provider';
+
+  it("gives every client row the provider's current name and redirect host, and neutralises invisible characters in names", async () => {
+    const { database, run } = await fresh(kind);
+    await run(readMigrations().filter((migration) => migration.name < name));
+    const client = async (clientId: string, row: { name: string | null; hostname: string | null; registration?: string }, payload?: Record<string, unknown>) => {
+      await database.prisma.$executeRawUnsafe(
+        `INSERT INTO "clients" ("client_id", "registration", "name", "hostname") VALUES ($1, $2::"client_registration", $3, $4)`,
+        clientId,
+        row.registration ?? 'dynamic',
+        row.name,
+        row.hostname,
+      );
+      if (payload) {
+        await database.prisma.$executeRawUnsafe(
+          'INSERT INTO "oidc_models" ("model", "id", "payload") VALUES ($1, $2, $3::jsonb)',
+          'Client',
+          clientId,
+          JSON.stringify({ client_id: clientId, ...payload }),
+        );
+      }
+    };
+    // Renamed and moved by an RFC 7592 update before updates reached Gatehouse's own row.
+    await client('stale', { name: 'Trusted Notes', hostname: 'notes.example' }, { client_name: 'Evil Exfil', redirect_uris: ['https://evil.test/cb'] });
+    await client('unchanged', { name: 'Notes', hostname: 'notes.example' }, { client_name: 'Notes', redirect_uris: ['https://notes.example/cb'] });
+    await client('unnamed', { name: 'Old Name', hostname: 'notes.example' }, { redirect_uris: ['https://notes.example/cb'] });
+    await client('spoof', { name: 'Trusted\u202Eeton', hostname: 'spoof.example' }, { client_name: 'Trusted\u202Eeton', redirect_uris: ['https://spoof.example/cb'] });
+    await client('zero-width', { name: 'x', hostname: 'x' }, { client_name: 'Tru\u200Bsted\u2066 App\u0007', redirect_uris: ['https://zw.example/cb'] });
+    // A metadata-document client has no stored metadata: only its name is neutralised.
+    await client('https://docs.example/app.json', { name: 'Doc\u202EApp', hostname: 'docs.example', registration: 'metadata_document' });
+    // The host is the first redirect URI's that has one, as the application computes it.
+    await client('second-host', { name: 'N', hostname: 'old.example' }, { client_name: 'N', redirect_uris: ['com.example.app:/cb', 'https://second.example/cb'] });
+    const hosts = [
+      'https://Upper.Example/cb',
+      'http://127.0.0.1:8080/cb',
+      'http://[::1]:3000/cb',
+      'http://localhost/cb',
+      'cursor://anysphere.cursor-mcp/oauth/callback',
+      'com.example.app://callback',
+      'https://trailing.example./cb',
+      'https://ports.example:8443/cb?x=1',
+      'https:no-slashes.example/cb',
+      'https://10.0.0.1/cb',
+      'cursor://1.2/x',
+      'https://empty-port.example:/cb',
+      'com.example.app:/cb',
+    ];
+    for (const [index, uri] of hosts.entries()) {
+      await client(`host-${index}`, { name: 'H', hostname: 'stale.example' }, { client_name: 'H', redirect_uris: [uri] });
+    }
+    // Spellings whose host only a URL parser can read exactly: left as they were rather than guessed.
+    const unreadable = ['https://bücher.example/cb', 'https://xn--bcher-kva.example/cb', 'http://0x7f.1/cb', 'https://a%41.example/cb', 'https://user@at.example/cb', 'http://[0:0:0:0:0:0:0:1]/cb'];
+    for (const [index, uri] of unreadable.entries()) {
+      await client(`unreadable-${index}`, { name: 'U', hostname: 'stale.example' }, { client_name: 'U', redirect_uris: [uri] });
+    }
+    await run();
+
+    const rows = new Map(
+      (await database.prisma.$queryRawUnsafe<{ client_id: string; name: string | null; hostname: string | null }[]>('SELECT client_id, name, hostname FROM "clients"')).map(
+        (row) => [row.client_id, { name: row.name, hostname: row.hostname }],
+      ),
+    );
+    const names = new Map(
+      (await database.prisma.$queryRawUnsafe<{ id: string; name: string | null }[]>(`SELECT id, payload->>'client_name' AS name FROM "oidc_models" WHERE model = 'Client'`)).map(
+        (row) => [row.id, row.name],
+      ),
+    );
+    expect(rows.get('stale')).toEqual({ name: 'Evil Exfil', hostname: 'evil.test' });
+    expect(rows.get('unchanged')).toEqual({ name: 'Notes', hostname: 'notes.example' });
+    expect(rows.get('unnamed')).toEqual({ name: null, hostname: 'notes.example' });
+    expect(rows.get('spoof')).toEqual({ name: 'Trusted\uFFFDeton', hostname: 'spoof.example' });
+    expect(names.get('spoof')).toBe('Trusted\uFFFDeton');
+    expect(rows.get('zero-width')).toEqual({ name: 'Tru\uFFFDsted\uFFFD App\uFFFD', hostname: 'zw.example' });
+    expect(names.get('zero-width')).toBe('Tru\uFFFDsted\uFFFD App\uFFFD');
+    expect(rows.get('https://docs.example/app.json')).toEqual({ name: 'Doc\uFFFDApp', hostname: 'docs.example' });
+    expect(rows.get('second-host')).toEqual({ name: 'N', hostname: 'second.example' });
+    for (const [index, uri] of hosts.entries()) {
+      expect(rows.get(`host-${index}`)!.hostname, uri).toBe(redirectHostname([uri]));
+    }
+    for (const [index, uri] of unreadable.entries()) {
+      expect(rows.get(`unreadable-${index}`)!.hostname, uri).toBe('stale.example');
+    }
+    const functions = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>("SELECT count(*) AS n FROM pg_proc WHERE proname LIKE 'gatehouse_client%'");
+    expect(Number(functions[0]!.n)).toBe(0);
   });
 });

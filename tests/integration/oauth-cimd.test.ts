@@ -103,6 +103,22 @@ describe('Client ID Metadata Documents', () => {
     expect(await response.text()).toMatch(/invalid_client/);
   });
 
+  it.each([
+    ['a right-to-left override in its name', { client_name: 'Trusted\u202Eeton' }],
+    ['a zero-width space in its name', { client_name: 'Trus\u200Bted' }],
+    ['a bidirectional isolate in its client_uri', { client_uri: 'https://shady.example/\u2067home' }],
+  ])('refuses a document with %s, as registration would', async (_what, fields) => {
+    const path = `/apps/invisible-${Object.keys(fields)[0]}-${encodeURIComponent(Object.values(fields)[0]!).replace(/%/g, '')}.json`;
+    const url = `${documents.origin}${path}`;
+    documents.documents.set(path, { client_id: url, client_name: 'Shady', application_type: 'native', redirect_uris: ['https://shady.example/cb'], token_endpoint_auth_method: 'none', ...fields });
+    const response = await fetch(
+      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://shady.example/cb'] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
+  });
+
   it('refuses a document whose client_id does not match its URL', async () => {
     const url = `${documents.origin}/apps/liar.json`;
     documents.documents.set('/apps/liar.json', { client_id: `${documents.origin}/apps/other.json`, client_name: 'Liar', redirect_uris: ['https://liar.example/cb'] });

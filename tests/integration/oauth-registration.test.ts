@@ -108,6 +108,18 @@ describe('registration refusals', () => {
     expect(body.error_description).toMatch(/client_name/);
   });
 
+  it.each([
+    ['client_name', 'Trusted\u202Eeton'],
+    ['client_name', 'Trus\u200Bted Notes'],
+    ['client_uri', 'https://notes.example/\u2066home'],
+    ['software_version', '1.0\u200F'],
+  ])('refuses %s with an invisible or bidirectional character as invalid_client_metadata naming the field', async (field, value) => {
+    const { response, body } = await attempt({ client_name: 'Notes', redirect_uris: ['https://a.example/cb'], [field]: value });
+    expect(response.status).toBe(400);
+    expect(body.error).toBe('invalid_client_metadata');
+    expect(body.error_description).toContain(field);
+  });
+
   it('answers an unknown client at the token endpoint with 401 invalid_client, so that it registers again', async () => {
     const { response, body } = await tokenRequest(server.url, {
       grant_type: 'authorization_code',
@@ -244,6 +256,80 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
       expect((await read(client)).redirect_uris).toEqual(['https://notes4.example/cb']);
     },
   );
+
+  it('refuses an update whose name carries a right-to-left override, and changes nothing', async () => {
+    const client = await register(server.url, { client_name: 'Notes Five', redirect_uris: ['https://notes5.example/cb'] });
+    const refused = await update(client, { client_name: 'Trusted\u202Eeton', redirect_uris: ['https://notes5.example/cb'] });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_client_metadata');
+    expect(refused.body.error_description).toContain('client_name');
+    expect((await read(client)).client_name).toBe('Notes Five');
+  });
+
+  it('authenticates the registration access token before it looks at an echoed client_secret: a wrong token gets the same 401 whether the secret is right or wrong', async () => {
+    const client = await register(server.url, {
+      client_name: 'Secret Notes',
+      redirect_uris: ['https://secret-notes.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    const secret = client.client_secret as string;
+    const fields = { client_name: 'Evil Exfil', redirect_uris: ['https://secret-notes.example/cb'], token_endpoint_auth_method: 'client_secret_basic' };
+    const answers = [];
+    for (const echoed of [secret, 'not-the-secret']) {
+      const response = await fetch(client.registration_client_uri, {
+        method: 'PUT',
+        headers: { authorization: 'Bearer not-the-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: client.client_id, client_secret: echoed, ...fields }),
+      });
+      answers.push({ status: response.status, authenticate: response.headers.get('www-authenticate'), body: await response.json() });
+    }
+    expect(answers[0]!.status).toBe(401);
+    expect(answers[0]!.body).toMatchObject({ error: 'invalid_token' });
+    expect(answers[1]).toEqual(answers[0]);
+    // With the token, the echoed secret is checked (RFC 7592 §2.2), then dropped.
+    expect((await update(client, { ...fields, client_secret: 'not-the-secret' })).body.error).toBe('invalid_client_metadata');
+    const renamed = await update(client, { ...fields, client_secret: secret });
+    expect(renamed.response.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.client_name).toBe('Evil Exfil');
+  });
+
+  it.each([
+    ['a public client to a secret', 'none', 'client_secret_basic'],
+    ['a public client to a key', 'none', 'private_key_jwt'],
+    ['a confidential client to none', 'client_secret_post', 'none'],
+    ['a confidential client that leaves the method out (none by default)', 'client_secret_basic', undefined],
+  ])('refuses an update that changes how the client authenticates (%s) with invalid_client_metadata, and changes nothing', async (_what, from, to) => {
+    const client = await register(server.url, { client_name: 'Auth Notes', redirect_uris: ['https://auth-notes.example/cb'], token_endpoint_auth_method: from });
+    const jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }] };
+    const refused = await update(client, {
+      client_name: 'Auth Notes',
+      redirect_uris: ['https://auth-notes.example/cb'],
+      ...(to === undefined ? {} : { token_endpoint_auth_method: to }),
+      ...(to === 'private_key_jwt' ? { jwks } : {}),
+    });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_client_metadata');
+    expect(refused.body.error_description).toMatch(/token_endpoint_auth_method.*register again/);
+    expect((await read(client)).token_endpoint_auth_method).toBe(from);
+  });
+
+  it('lets a confidential client switch between the two ways of sending its secret, which keeps working', async () => {
+    const client = await register(server.url, { client_name: 'Post Notes', redirect_uris: ['https://post-notes.example/cb'], token_endpoint_auth_method: 'client_secret_basic' });
+    const switched = await update(client, { client_name: 'Post Notes', redirect_uris: ['https://post-notes.example/cb'], token_endpoint_auth_method: 'client_secret_post' });
+    expect(switched.response.status, JSON.stringify(switched.body)).toBe(200);
+    expect(switched.body).not.toHaveProperty('client_secret');
+    // The secret it registered with still authenticates it (an unknown code, not an unknown client).
+    const { response, body } = await tokenRequest(server.url, {
+      grant_type: 'authorization_code',
+      code: 'whatever',
+      redirect_uri: 'https://post-notes.example/cb',
+      client_id: client.client_id,
+      client_secret: client.client_secret as string,
+      code_verifier: 'v'.repeat(43),
+    });
+    expect(body.error, JSON.stringify(body)).toBe('invalid_grant');
+    expect(response.status).toBe(400);
+  });
 
   it('answers an update without the registration access token with invalid_token, whatever it asks for', async () => {
     const client = await register(server.url, { client_name: 'Notes Three', redirect_uris: ['https://notes3.example/cb'] });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRegistration, RegistrationError, sameRedirectTargets } from '@/lib/oauth/registration';
+import { normalizeRegistration, RegistrationError, sameCredential, sameRedirectTargets } from '@/lib/oauth/registration';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 
 const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as { client: string; registration_body: Record<string, unknown> }[];
@@ -48,6 +48,46 @@ describe('registration normalization', () => {
     expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], ...fields })).toThrow(
       expect.objectContaining({ code: 'invalid_client_metadata' }),
     );
+  });
+
+  it.each([
+    ['a right-to-left override in the name', 'client_name', 'Trusted\u202Eeton'],
+    ['a left-to-right embedding in the name', 'client_name', '\u202ANotes'],
+    ['a pop directional formatting in the name', 'client_name', 'Notes\u202C'],
+    ['a first-strong isolate in the name', 'client_name', 'Notes\u2068x\u2069'],
+    ['a right-to-left mark in the name', 'client_name', 'Notes\u200F'],
+    ['a left-to-right mark in the name', 'client_name', '\u200ENotes'],
+    ['an Arabic letter mark in the name', 'client_name', 'Notes\u061C'],
+    ['a zero-width space in the name', 'client_name', 'Trus\u200Bted'],
+    ['a zero-width joiner in the name', 'client_name', 'Trus\u200Dted'],
+    ['a word joiner in the name', 'client_name', 'Trus\u2060ted'],
+    ['a byte-order mark in the name', 'client_name', '\uFEFFTrusted'],
+    ['a soft hyphen in the name', 'client_name', 'Trus\u00ADted'],
+    ['a tag character in the name', 'client_name', 'Trusted\u{E0041}'],
+    ['a newline in the name', 'client_name', 'Trusted\nApp'],
+    ['a C1 control in the name', 'client_name', 'Trusted\u0085App'],
+    ['a line separator in the name', 'client_name', 'Trusted\u2028App'],
+    ['a right-to-left override in client_uri', 'client_uri', 'https://good.test/\u202Eftp'],
+    ['a right-to-left override in policy_uri', 'policy_uri', 'https://good.test/\u202Epolicy'],
+    ['a right-to-left override in tos_uri', 'tos_uri', 'https://good.test/\u202Etos'],
+    ['a right-to-left override in logo_uri', 'logo_uri', 'https://good.test/\u202Elogo.png'],
+    ['a zero-width space in software_id', 'software_id', 'notes\u200B'],
+    ['a right-to-left override in software_version', 'software_version', '1.0\u202E'],
+    ['a right-to-left override in a contact', 'contacts', ['ops@good.test', 'x\u202E@evil.test']],
+  ])('refuses client metadata with %s as invalid metadata naming the field', (_what, field, value) => {
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: value })).toThrow(
+      expect.objectContaining({ code: 'invalid_client_metadata', description: expect.stringContaining(field) }),
+    );
+  });
+
+  it.each([
+    ['Hebrew', 'פתקים'],
+    ['Arabic', 'ملاحظات'],
+    ['mixed scripts', 'Notes ноты 笔记'],
+    ['combining accents', 'Cafe\u0301'],
+    ['an emoji', 'Notes 📝'],
+  ])('accepts a name in %s: only invisible and control characters are refused', (_what, name) => {
+    expect(normalizeRegistration({ redirect_uris: ['https://x.example/cb'], client_name: name }).client_name).toBe(name);
   });
 
   it.each([
@@ -121,5 +161,20 @@ describe('what an RFC 7592 update may change', () => {
     ['another private-use scheme', ['com.example.app:/cb'], ['com.evil.app:/cb']],
   ])('refuses %s', (_what, before, after) => {
     expect(sameRedirectTargets(before, after)).toBe(false);
+  });
+
+  it.each([
+    ['none', 'client_secret_basic', false],
+    ['none', 'client_secret_post', false],
+    ['none', 'private_key_jwt', false],
+    ['client_secret_basic', 'none', false],
+    ['client_secret_post', 'private_key_jwt', false],
+    [undefined, 'none', false],
+    ['client_secret_basic', 'client_secret_post', true],
+    [undefined, 'client_secret_post', true],
+    ['private_key_jwt', 'private_key_jwt', true],
+    ['none', 'none', true],
+  ])('keeps the kind of credential: %s to %s is %s', (before, after, allowed) => {
+    expect(sameCredential(before, after)).toBe(allowed);
   });
 });

@@ -1,12 +1,13 @@
 // PUT /oauth/register/{client_id} (RFC 7592 §2.2) around the provider. A client may rename itself or move
 // its redirect URIs within what it registered — paths, loopback ports — but never to another host or
 // private-use scheme: an organization approved (or blocked) this client as it was, and clearing those
-// decisions on a move would clear the blocks too. Such an update is refused; the client registers again
-// as a new client, which everyone then sees as new. An accepted update reaches Gatehouse's own record
-// and the audit log in the transaction of the provider's write.
+// decisions on a move would clear the blocks too. Nor may it change the kind of credential it
+// authenticates with (registration.ts sameCredential). Such an update is refused; the client registers
+// again as a new client, which everyone then sees as new. An accepted update reaches Gatehouse's own
+// record and the audit log in the transaction of the provider's write.
 import { inTransaction } from '@/lib/db/transaction';
 import { recordClientUpdate, storedClientMetadata } from '../clients';
-import { sameRedirectTargets } from '../registration';
+import { sameCredential, sameRedirectTargets } from '../registration';
 import { oauthError } from './responses';
 
 type RunProvider = (request: Request) => Promise<Response>;
@@ -39,6 +40,16 @@ export async function updateRegistration(request: Request, run: RunProvider, cli
       const afterUris = Array.isArray(after.redirect_uris) ? (after.redirect_uris as string[]) : [];
       if (!sameRedirectTargets(before.redirectUris, afterUris)) {
         throw new RefusedUpdate(oauthError(400, 'invalid_redirect_uri', MOVED));
+      }
+      const method = before.fields.token_endpoint_auth_method;
+      if (!sameCredential(method, after.token_endpoint_auth_method)) {
+        throw new RefusedUpdate(
+          oauthError(
+            400,
+            'invalid_client_metadata',
+            `an update cannot change how the client authenticates (token_endpoint_auth_method is ${typeof method === 'string' ? method : 'client_secret_basic'}; only client_secret_basic and client_secret_post may replace each other): register again as a new client`,
+          ),
+        );
       }
       await recordClientUpdate(tx, { clientId, ip, before, after });
       return answer;

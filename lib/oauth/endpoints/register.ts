@@ -9,6 +9,7 @@ import { env } from '@/lib/env';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
 import { deleteClient, redirectHostname } from '../clients';
+import { oauthProvider } from '../provider';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, withBody, withOpenCors } from './responses';
 import { updateRegistration } from './register-update';
@@ -85,6 +86,13 @@ export async function handleClientManagement(request: Request, run: RunProvider,
   if (request.method === 'GET') return withOpenCors(await stripSecret(await run(request)));
 
   if (request.method === 'PUT') {
+    // RFC 7592 §2.2: the update is authenticated by the registration access token before anything else
+    // is looked at. A caller without it gets the provider's own 401 invalid_token, whatever the body says
+    // (the provider refuses before it reads one): nothing it sends, an echoed secret included, changes
+    // the answer.
+    if (!(await registrationTokenAuthenticates(request, clientId))) {
+      return withOpenCors(await run(withBody(request, '{}', 'application/json')));
+    }
     const read = await readRegistrationBody(request);
     if ('error' in read) return withOpenCors(read.error);
     const body = read.body;
@@ -109,6 +117,18 @@ export async function handleClientManagement(request: Request, run: RunProvider,
     return withOpenCors(response);
   }
   return withOpenCors(await run(request));
+}
+
+/**
+ * Whether the request carries, as a Bearer token (RFC 6750 §2.1, the only way the provider takes it), a
+ * live registration access token issued for `clientId`. The provider checks it again when it runs.
+ */
+async function registrationTokenAuthenticates(request: Request, clientId: string): Promise<boolean> {
+  const [scheme, token, ...rest] = (request.headers.get('authorization') ?? '').split(' ');
+  if (rest.length > 0 || scheme?.toLowerCase() !== 'bearer' || !token) return false;
+  const provider = await oauthProvider();
+  const found = await provider.RegistrationAccessToken.find(token);
+  return found?.clientId === clientId;
 }
 
 /** After registration, the secret is never shown again (the provider only has its hash anyway). */
