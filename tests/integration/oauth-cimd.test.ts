@@ -71,6 +71,16 @@ describe('Client ID Metadata Documents', () => {
     expect(await response.text()).toMatch(/redirect_uri/);
   });
 
+  /** An authorization request naming the document at `url` is refused before consent: 400 invalid_client. */
+  async function expectDocumentRefused(url: string, redirectUri: string): Promise<void> {
+    const response = await fetch(
+      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: [redirectUri] }, challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/invalid_client/);
+  }
+
   it.each([
     ['a single-word scheme no client uses', 'myapp://oauth/callback'],
     ['a browser-internal scheme', 'chrome://settings'],
@@ -80,12 +90,7 @@ describe('Client ID Metadata Documents', () => {
     const path = `/apps/shady-${encodeURIComponent(uri).replace(/%/g, '')}.json`;
     const url = `${documents.origin}${path}`;
     documents.documents.set(path, { client_id: url, client_name: 'Shady', application_type: 'native', redirect_uris: ['https://shady.example/cb', uri], token_endpoint_auth_method: 'none' });
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://shady.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/invalid_client/);
+    await expectDocumentRefused(url, 'https://shady.example/cb');
   });
 
   it.each([
@@ -95,12 +100,7 @@ describe('Client ID Metadata Documents', () => {
     const path = `/apps/remote-${field}.json`;
     const url = `${documents.origin}${path}`;
     documents.documents.set(path, { client_id: url, client_name: 'Remote Keys', redirect_uris: ['https://remote.example/cb'], ...extra });
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://remote.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/invalid_client/);
+    await expectDocumentRefused(url, 'https://remote.example/cb');
   });
 
   it.each([
@@ -111,23 +111,13 @@ describe('Client ID Metadata Documents', () => {
     const path = `/apps/invisible-${Object.keys(fields)[0]}-${encodeURIComponent(Object.values(fields)[0]!).replace(/%/g, '')}.json`;
     const url = `${documents.origin}${path}`;
     documents.documents.set(path, { client_id: url, client_name: 'Shady', application_type: 'native', redirect_uris: ['https://shady.example/cb'], token_endpoint_auth_method: 'none', ...fields });
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://shady.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/invalid_client/);
+    await expectDocumentRefused(url, 'https://shady.example/cb');
   });
 
   it('refuses a document whose client_id does not match its URL', async () => {
     const url = `${documents.origin}/apps/liar.json`;
     documents.documents.set('/apps/liar.json', { client_id: `${documents.origin}/apps/other.json`, client_name: 'Liar', redirect_uris: ['https://liar.example/cb'] });
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: ['https://liar.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
-    expect(response.status).toBe(400);
-    expect(await response.text()).toMatch(/invalid_client/);
+    await expectDocumentRefused(url, 'https://liar.example/cb');
   });
 });
 

@@ -24,6 +24,15 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   const credentials = new Set<string>();
   const remember = (...values: (string | undefined | null)[]) => values.forEach((value) => value && credentials.add(value));
 
+  /** A code the member approved for `forClient` in a fresh browser, with its PKCE verifier. */
+  async function approvedCode(forClient: RegisteredClient = client): Promise<{ code: string; verifier: string }> {
+    const browser = new Browser(server.url);
+    await browser.signIn(member.email, member.password);
+    const { verifier, challenge } = pkce();
+    const form = await openConsent(browser, authorizeUrl(server.url, { client: forClient, challenge }));
+    return { code: (await decide(browser, form, { allow: true })).searchParams.get('code')!, verifier };
+  }
+
   beforeAll(async () => {
     server = await startServer({ database: kind });
     client = await register(server.url, { client_name: 'Token Test', redirect_uris: ['https://app.example/callback'] });
@@ -35,11 +44,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
   it('issues an opaque mcp_at_ access token for an hour and a refresh token, never cached', async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn(member.email, member.password);
-    const { verifier, challenge } = pkce();
-    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
-    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const { code, verifier } = await approvedCode();
     const exchange = () =>
       tokenRequest(server.url, {
         grant_type: 'authorization_code',
@@ -67,11 +72,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   });
 
   it('refuses a code exchange without the right PKCE verifier', async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn(member.email, member.password);
-    const { challenge } = pkce();
-    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
-    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const { code } = await approvedCode();
     remember(code);
     const { response, body } = await tokenRequest(server.url, {
       grant_type: 'authorization_code',
@@ -176,11 +177,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   });
 
   it('answers a code exchange with a foreign resource invalid_target and changes nothing: the same code then works', async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn(member.email, member.password);
-    const { verifier, challenge } = pkce();
-    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
-    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const { code, verifier } = await approvedCode();
     remember(code);
     const exchange = (resource?: string) =>
       tokenRequest(server.url, {
@@ -302,11 +299,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   });
 
   it('lets only one of 50 parallel exchanges of a code succeed, and revokes what it issued', async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn(member.email, member.password);
-    const { verifier, challenge } = pkce();
-    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
-    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const { code, verifier } = await approvedCode();
     remember(code);
     const exchange = () =>
       tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/callback', client_id: client.client_id, code_verifier: verifier });
@@ -376,11 +369,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     const proof = () =>
       es256Jwt({ typ: 'dpop+jwt', jwk }, { jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) }, privateKey);
 
-    const browser = new Browser(server.url);
-    await browser.signIn(member.email, member.password);
-    const { verifier, challenge } = pkce();
-    const form = await openConsent(browser, authorizeUrl(server.url, { client: dpopClient, challenge }));
-    const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+    const { code, verifier } = await approvedCode(dpopClient);
     const exchanged = await tokenRequest(
       server.url,
       { grant_type: 'authorization_code', code, redirect_uri: 'https://dpop.example/cb', client_id: dpopClient.client_id, code_verifier: verifier },
@@ -400,11 +389,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
 
   it('accepts every client authentication method discovery advertises: client_secret_post and private_key_jwt too', async () => {
     const exchange = async (client: RegisteredClient, authentication: { params?: Record<string, string>; headers?: Record<string, string> }) => {
-      const browser = new Browser(server.url);
-      await browser.signIn(member.email, member.password);
-      const { verifier, challenge } = pkce();
-      const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge }));
-      const code = (await decide(browser, form, { allow: true })).searchParams.get('code')!;
+      const { code, verifier } = await approvedCode(client);
       const params = { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uris[0]!, code_verifier: verifier, ...authentication.params };
       const result = await tokenRequest(server.url, params, authentication.headers);
       remember(code, result.body.access_token, result.body.refresh_token);
