@@ -6,12 +6,13 @@ import { z } from 'zod';
 /** PostgreSQL's bigint: the row ids that page cursors carry. */
 const MAX_BIGINT = 2n ** 63n - 1n;
 
-/** A row id from a previous page (`nextCursor`): digits, within bigint. */
+/**
+ * A row id from a previous page (`nextCursor`): digits, within bigint. One check, not a regex and then a
+ * refinement: zod runs a string's refinements even after its regex failed, and `BigInt()` of a value that
+ * is not digits throws (a 500 for the caller's typo).
+ */
 export const pageCursor = () =>
-  z
-    .string()
-    .regex(/^\d{1,19}$/, 'must be the nextCursor of a previous page')
-    .refine((value) => BigInt(value) <= MAX_BIGINT, 'must be the nextCursor of a previous page');
+  z.string().refine((value) => /^\d{1,19}$/.test(value) && BigInt(value) <= MAX_BIGINT, 'must be the nextCursor of a previous page');
 
 /**
  * An instant in ISO 8601 (RFC 3339) with its offset, from year 1 on: ISO's year 0000 (1 BC) and earlier
