@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIGURATION, VALIDATED_VARIABLES } from '@/lib/env';
+import { connectClients, mcpUrl } from '@/lib/connect/clients';
 import { renderReadme } from '@/lib/docs/readme';
 
 const ROOT = resolve(__dirname, '../..');
@@ -44,6 +45,22 @@ describe('README.md', () => {
     expect([...read].filter((name) => !described.has(name))).toEqual([]);
     expect(VALIDATED_VARIABLES.filter((name) => !described.has(name))).toEqual([]);
     expect(CONFIGURATION.filter((entry) => entry.readBy === 'server' && !VALIDATED_VARIABLES.includes(entry.name) && !read.has(entry.name))).toEqual([]);
+  });
+});
+
+describe('the connect-a-client instructions', () => {
+  it('name each client the README promises, each with the /mcp URL in its one line', () => {
+    const url = mcpUrl('https://auth.example.com/');
+    expect(url).toBe('https://auth.example.com/mcp');
+    const clients = connectClients(url);
+    expect(clients.map((client) => client.id)).toEqual(['claude', 'chatgpt', 'claude-code', 'cursor', 'vscode']);
+    for (const client of clients) {
+      expect(client.line).toContain(url);
+      if (client.lineKind === 'json') expect(() => JSON.parse(client.line)).not.toThrow();
+    }
+    // Clients that connect from their vendor's cloud cannot reach localhost: the README must say so.
+    expect(clients.filter((client) => client.connectsFrom === 'cloud').map((client) => client.id)).toEqual(['claude', 'chatgpt']);
+    expect(README).toMatch(/public `https:\/\/` `PUBLIC_URL`/);
   });
 });
 
