@@ -22,7 +22,7 @@ export function connectSection(): string {
   return connectClients(EXAMPLE_MCP_URL)
     .map((client) => {
       const cloud = client.connectsFrom === 'cloud' ? ' *Connects from the cloud: needs a public `https://` `PUBLIC_URL`.*' : '';
-      return `- **${client.name}** — ${client.where}:\n  \`${client.line}\`\n  ${client.notes}${cloud}`;
+      return `- **${client.name}** — ${client.where}:\n  \`${client.line}\` — ${client.notes}${cloud}`;
     })
     .join('\n');
 }
