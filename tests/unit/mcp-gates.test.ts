@@ -162,6 +162,17 @@ describe('listsToolData (resources/list and prompts/list)', () => {
   });
 });
 
+describe('listsToolData when the scope is not all that is missing', () => {
+  // A connection without the scope whose role may not use the tool either: the step-up challenge would
+  // send the person to reconnect for a scope, only to meet the role refusal that says reconnecting will
+  // not help. Listed only when the scope is all that is missing.
+  it('hides what the role may not use even when the scope is missing too', () => {
+    expect(listsToolData(caller({ role: 'viewer', scopes: [] }), tool())).toBe(false);
+    expect(listsToolData(caller({ role: 'member', scopes: ['mcp:write'] }), tool({ permission: 'audit:read' }))).toBe(false);
+    expect(listsToolData(caller({ role: 'owner', scopes: ['mcp:write'] }), tool({ permission: 'audit:read' }))).toBe(true);
+  });
+});
+
 describe('passGates', () => {
   it('returns the parsed input when every gate passes', async () => {
     expect(await passGates(caller(), tool(), { limit: 3 })).toEqual({ ok: true, input: { limit: 3 } });
