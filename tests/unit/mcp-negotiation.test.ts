@@ -259,6 +259,29 @@ describe('checkVersionRules for 2026-07-28', () => {
         expect(checkVersionRules(V2026, new Headers({ 'mcp-method': 'tools/call', 'mcp-name': '=?base64??=' }), message)).toBeNull();
       });
 
+      // Anything wearing the markers is encoded (clients must encode a value that looks like them), so a
+      // payload that is no Base64 of UTF-8 is refused as such, not decoded as far as it goes nor compared as text.
+      it.each([
+        ['bytes that are not UTF-8', '=?base64?/w==?=', '\uFFFD'],
+        ['a truncated UTF-8 sequence', `=?base64?${Buffer.from([0x63, 0x61, 0x66, 0xc3]).toString('base64')}?=`, 'caf\uFFFD'],
+        ['a character outside the alphabet', '=?base64?d2hv!YW1p?=', 'whoami'],
+        ['a URL-safe alphabet', `=?base64?${Buffer.from('a?>b').toString('base64url')}?=`, 'a?>b'],
+        ['a space inside', '=?base64?d2hv YW1p?=', 'whoami'],
+        ['non-canonical trailing bits', '=?base64?d2hvYW1?=', 'whoam'],
+        ['a length no Base64 has', '=?base64?d2hvYW1pY?=', 'whoami'],
+      ])('refuses a marked value with %s as not validly encoded', (_what, header, name) => {
+        const { headers, message } = request2026('tools/call', { name }, { 'mcp-name': header });
+        const refusal = refusalOf(() => checkVersionRules(V2026, headers, message));
+        expect([refusal.code, refusal.httpStatus, refusal.message]).toEqual([-32020, 400, 'Header mismatch: the Mcp-Name header is not validly encoded']);
+      });
+
+      it('accepts unpadded Base64 and a name that starts with a byte order mark', () => {
+        const unpadded = request2026('tools/call', { name: 'who' + 'am' }, { 'mcp-name': '=?base64?d2hvYW0?=' });
+        expect(checkVersionRules(V2026, unpadded.headers, unpadded.message)).toBeNull();
+        const bom = request2026('tools/call', { name: '\uFEFFwhoami' }, { 'mcp-name': base64('\uFEFFwhoami') });
+        expect(checkVersionRules(V2026, bom.headers, bom.message)).toBeNull();
+      });
+
       it('accepts the encoded form with surrounding whitespace', () => {
         const { headers, message } = request2026('tools/call', { name: 'whoami' }, { 'mcp-name': ` ${base64('whoami')} ` });
         expect(checkVersionRules(V2026, headers, message)).toBeNull();
