@@ -80,8 +80,10 @@ function mismatch(message: string): McpError {
   return new McpError(JSON_RPC.HEADER_MISMATCH, message, 400);
 }
 
+/** W3C Trace Context §3.2.2: version ff, an all-zero trace-id or parent-id make the traceparent invalid, to be ignored. */
 function traceIdOf(traceparent: unknown): string | null {
   if (typeof traceparent !== 'string') return null;
-  const match = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/.exec(traceparent.trim());
-  return match && !/^0+$/.test(match[1]!) ? match[1]! : null;
+  const match = /^([\da-f]{2})-([\da-f]{32})-([\da-f]{16})-[\da-f]{2}$/.exec(traceparent.trim());
+  if (!match || match[1] === 'ff' || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return null;
+  return match[2]!;
 }

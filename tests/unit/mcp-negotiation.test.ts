@@ -316,6 +316,10 @@ describe('checkVersionRules for 2026-07-28', () => {
       ['no flags', `00-${TRACE_ID}-00f067aa0ba902b7`],
       ['other separators', `00_${TRACE_ID}_00f067aa0ba902b7_01`],
       ['a non-hex character', `00-${TRACE_ID.slice(0, 31)}g-00f067aa0ba902b7-01`],
+      // W3C Trace Context §3.2.2: version ff and an all-zero parent-id are invalid, and then the whole
+      // traceparent MUST be ignored.
+      ['an all-zero parent id', `00-${TRACE_ID}-${'0'.repeat(16)}-01`],
+      ['version ff', `ff-${TRACE_ID}-00f067aa0ba902b7-01`],
     ])('returns no trace id for %s', (_what, traceparent) => {
       expect(traceOf(traceparent)).toBeNull();
     });
