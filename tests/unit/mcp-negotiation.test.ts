@@ -289,6 +289,29 @@ describe('checkVersionRules for 2026-07-28', () => {
     });
   });
 
+  describe('oversized values', () => {
+    it('compares a long name in full, plain or encoded', () => {
+      const name = 'n'.repeat(64 * 1024);
+      const plain = request2026('tools/call', { name });
+      expect(checkVersionRules(V2026, plain.headers, plain.message)).toBeNull();
+      const encoded = request2026('tools/call', { name }, { 'mcp-name': base64(name) });
+      expect(checkVersionRules(V2026, encoded.headers, encoded.message)).toBeNull();
+      const off = request2026('tools/call', { name }, { 'mcp-name': name.slice(1) + 'x' });
+      expect(refusalOf(() => checkVersionRules(V2026, off.headers, off.message)).code).toBe(-32020);
+    });
+
+    it('refuses a long protocol version header as unsupported', () => {
+      const header = '2026-07-28'.repeat(10_000);
+      const refusal = refusalOf(() => negotiateVersion(header));
+      expect([refusal.code, refusal.httpStatus]).toEqual([-32022, 400]);
+    });
+
+    it('ignores a long traceparent', () => {
+      const { headers, message } = request2026('tools/list', { _meta: { traceparent: `${TRACEPARENT}-${'a'.repeat(100_000)}` } });
+      expect(checkVersionRules(V2026, headers, message)).toBeNull();
+    });
+  });
+
   describe('trace context (W3C Trace Context, traceparent in params._meta)', () => {
     function traceOf(traceparent: unknown): string | null {
       const { headers, message } = request2026('tools/list', { _meta: { traceparent } });
