@@ -23,7 +23,7 @@ export function checkVersionRules(rules: VersionRules, headers: Headers, message
   if (rules.requiresRequestMeta && isRequest) {
     const version = meta['io.modelcontextprotocol/protocolVersion'];
     const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
-    if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null) {
+    if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
       throw new McpError(
         JSON_RPC.INVALID_PARAMS,
         'Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities',

@@ -113,6 +113,7 @@ describe('checkVersionRules for 2026-07-28', () => {
       ['a numeric protocolVersion', { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 }],
       ['null clientCapabilities', { ...META, 'io.modelcontextprotocol/clientCapabilities': null }],
       ['string clientCapabilities', { ...META, 'io.modelcontextprotocol/clientCapabilities': 'all' }],
+      ['array clientCapabilities', { ...META, 'io.modelcontextprotocol/clientCapabilities': [] }],
       ['keys without the io.modelcontextprotocol/ prefix', { protocolVersion: '2026-07-28', clientCapabilities: {} }],
     ])('refuses a request with %s with -32602, 400', (_what, meta) => {
       const params = meta === undefined ? {} : { _meta: meta };
