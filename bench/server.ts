@@ -37,8 +37,12 @@ export async function startBenchServer(databaseUrl: string | null, extraEnv: Rec
   let output = '';
   // BENCH_SERVER_LOG=<file>: keep the server's whole output (e.g. with BENCH_NODE_FLAGS=--trace-gc).
   const log = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG) : null;
-  child.stdout!.on('data', (chunk) => ((output += chunk), log?.write(chunk)));
-  child.stderr!.on('data', (chunk) => ((output += chunk), log?.write(chunk)));
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+    log?.write(chunk);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const url = `http://localhost:${port}`;
   await waitUntilReady(url, child, () => output);
   let baseline = 0;

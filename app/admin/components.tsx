@@ -25,6 +25,7 @@ export function DataTable({ label, head, children }: { label: string; head: stri
         <thead className="bg-slate-100 text-slate-700">
           <tr>
             {head.map((column, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed for its page, and some have no heading text to key on
               <th key={index} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
                 {column}
               </th>

@@ -6,6 +6,7 @@
  * by someone else.
  */
 export function safeCallbackPath(value: string | undefined | null, publicUrl: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses
   if (!value || value.includes('\\') || /[\u0000-\u001f]/.test(value)) return '/';
   if (!value.startsWith('/') && !/^https?:\/\//i.test(value)) return '/';
   let url: URL;

@@ -9,7 +9,7 @@ import { superviseServer } from './supervise';
 const DIST_DIR = process.env.GATEHOUSE_DIST_DIR || '.next';
 
 function main(): void {
-  let config;
+  let config: ReturnType<typeof parseEnv>;
   try {
     config = parseEnv();
   } catch (error) {

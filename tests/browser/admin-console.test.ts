@@ -79,7 +79,7 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
   it('switches a tool off: it leaves tools/list and execute_tool refuses it', async () => {
     const { url } = running.server;
     const app = await connect(url, await register(url, { client_name: 'Tool App', redirect_uris: ['https://tool-app.example/cb'] }), member);
-    const listed = async () => ((await postMcp(url, app.tokens.access_token, rpc('tools/list'))).body?.result.tools as { name: string }[]).map((tool) => tool.name);
+    const listed = async () => ((await postMcp(url, app.tokens.access_token, rpc('tools/list'))).body!.result.tools as { name: string }[]).map((tool) => tool.name);
     expect(await listed()).toContain('whoami');
 
     const page = await ownerPage('/admin/acme/tools');

@@ -27,6 +27,7 @@ const UNICODE_EDGES = [
   '%00%0d%0a',
   '<script>alert(1)</script>',
   "' OR 1=1 --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text on purpose
   '${7*7}{{7*7}}',
 ];
 

@@ -22,7 +22,9 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   let client: RegisteredClient;
   /** Every credential the tests saw, to search the database for at the end. */
   const credentials = new Set<string>();
-  const remember = (...values: (string | undefined | null)[]) => values.forEach((value) => value && credentials.add(value));
+  const remember = (...values: (string | undefined | null)[]) => {
+    for (const value of values) if (value) credentials.add(value);
+  };
 
   /** A code the member approved for `forClient` in a fresh browser, with its PKCE verifier. */
   async function approvedCode(forClient: RegisteredClient = client): Promise<{ code: string; verifier: string }> {

@@ -114,7 +114,10 @@ describe.runIf(DATABASES.includes('postgres'))('a revocation racing with refresh
     const watch = (async () => {
       while (watching) {
         const { rows } = await sql.query('SELECT 1 FROM grants WHERE id = $1 AND revoked_at IS NOT NULL', [connection.grantId]);
-        if (rows.length) return (seenAt = Math.min(seenAt, Date.now()));
+        if (rows.length) {
+          seenAt = Math.min(seenAt, Date.now());
+          return;
+        }
       }
     })();
     await revoke();

@@ -22,6 +22,7 @@ export function FilterForm({ label, clearHref, children }: { label: string; clea
   }
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers the console supports; role="search" says the same
     <form method="get" role="search" aria-label={label} onSubmit={submit} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">{children}</div>
       <div className="mt-3 flex gap-2">

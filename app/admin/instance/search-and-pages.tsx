@@ -5,6 +5,7 @@ import { inputClass } from '../components';
 
 export function SearchForm({ label, placeholder, query }: { label: string; placeholder: string; query: string }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers the console supports; role="search" says the same
     <form method="get" role="search" className="flex max-w-xl items-end gap-2">
       <div className="flex flex-1 flex-col gap-1">
         <label htmlFor="search" className="text-sm font-medium">

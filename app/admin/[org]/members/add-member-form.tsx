@@ -66,6 +66,7 @@ export function AddMemberForm({ org, orgName, canAddOwners }: { org: string; org
             <label htmlFor="member-name" className="text-sm font-medium">
               Their name
             </label>
+            {/* biome-ignore lint/a11y/noAutofocus: the field appears only after the admin submitted, because the email is new; focus goes where the next answer is needed */}
             <input id="member-name" name="name" required autoComplete="off" autoFocus className={inputClass} aria-describedby="member-name-hint" />
           </div>
         ) : null}
