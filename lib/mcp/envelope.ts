@@ -1,5 +1,5 @@
 // The JSON-RPC 2.0 envelope of one POST /mcp body (SPEC §6 step 6): parsed and checked before anything
-// looks at its method. Batches are refused (MCP since 2025-06-18; SPEC departs from seed 000 there).
+// looks at its method. Batches are refused: MCP 2025-06-18 removed JSON-RPC batching, and no revision served here needs it.
 import { invalidRequest, parseError, type JsonRpcId } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
