@@ -9,6 +9,7 @@ import type { ClientRegistration } from '@/lib/generated/prisma/enums';
 import { deleteClient, redirectUrisOf } from '@/lib/oauth/clients';
 import type { InstanceAdmin } from './access';
 import { notFound } from './errors';
+import { type NumberedPage, pageAmong, searchAny } from './numbered-pages';
 
 export const CLIENTS_PER_PAGE = 25;
 
@@ -28,22 +29,18 @@ export type InstanceClientRow = {
   disabledBy: string | null;
 };
 
-export type ClientPage = { rows: InstanceClientRow[]; total: number; page: number; pages: number };
+export type ClientPage = NumberedPage<InstanceClientRow>;
 
 /** One page of clients, newest first, optionally only those whose name or client id contains `query`. */
 export async function instanceClients(query: string, page: number): Promise<ClientPage> {
-  const text = query.trim();
-  const where: Prisma.OAuthClientWhereInput = text
-    ? { OR: [{ name: { contains: text, mode: 'insensitive' } }, { clientId: { contains: text, mode: 'insensitive' } }] }
-    : {};
+  const where: Prisma.OAuthClientWhereInput = searchAny(query, ['name', 'clientId']);
   const total = await db().oAuthClient.count({ where });
-  const pages = Math.max(1, Math.ceil(total / CLIENTS_PER_PAGE));
-  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const { page: current, pages, skip, take } = pageAmong(total, page, CLIENTS_PER_PAGE);
   const clients = await db().oAuthClient.findMany({
     where,
     orderBy: [{ firstSeenAt: 'desc' }, { clientId: 'asc' }],
-    skip: (current - 1) * CLIENTS_PER_PAGE,
-    take: CLIENTS_PER_PAGE,
+    skip,
+    take,
   });
   const ids = clients.map((client) => client.clientId);
   const [redirects, liveByOrg, lastUse, disablers] = await Promise.all([

@@ -11,6 +11,7 @@ import { normalizeEmail, slugify } from '@/lib/people/accounts';
 import { orgSlugProblem } from '@/lib/people/org-slugs';
 import type { InstanceAdmin } from './access';
 import { conflict, invalid, notFound } from './errors';
+import { type NumberedPage, pageAmong, searchAny } from './numbered-pages';
 
 export type InstanceOrgRow = {
   id: string;
@@ -64,23 +65,19 @@ export type InstancePersonRow = {
   lastSignInAt: Date | null;
 };
 
-export type PeoplePage = { rows: InstancePersonRow[]; total: number; page: number; pages: number };
+export type PeoplePage = NumberedPage<InstancePersonRow>;
 
 /** One page of people by name, optionally only those whose name or email contains `query`. */
 export async function instancePeople(query: string, page: number): Promise<PeoplePage> {
-  const text = query.trim();
-  const where: Prisma.PersonWhereInput = text
-    ? { OR: [{ name: { contains: text, mode: 'insensitive' } }, { email: { contains: text, mode: 'insensitive' } }] }
-    : {};
+  const where: Prisma.PersonWhereInput = searchAny(query, ['name', 'email']);
   const total = await db().person.count({ where });
-  const pages = Math.max(1, Math.ceil(total / PEOPLE_PER_PAGE));
-  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const { page: current, pages, skip, take } = pageAmong(total, page, PEOPLE_PER_PAGE);
   const people = await db().person.findMany({
     where,
     include: { memberships: { include: { org: { select: { slug: true, name: true } } }, orderBy: { org: { name: 'asc' } } } },
     orderBy: [{ name: 'asc' }, { email: 'asc' }],
-    skip: (current - 1) * PEOPLE_PER_PAGE,
-    take: PEOPLE_PER_PAGE,
+    skip,
+    take,
   });
   const signIns = await db().signInSession.groupBy({
     by: ['personId'],
