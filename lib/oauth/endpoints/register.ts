@@ -4,7 +4,8 @@
 // leave Gatehouse again after the registration response.
 import { readLimitedBody } from '@/lib/http/body';
 import { recordAudit } from '@/lib/audit/events';
-import { inTransaction, queries } from '@/lib/db/transaction';
+import { db } from '@/lib/db/client';
+import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
@@ -13,14 +14,12 @@ import { oauthProvider } from '../provider';
 import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
 import { oauthError, withBody, withOpenCors } from './responses';
 import { updateRegistration } from './register-update';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 export type RunProvider = (request: Request) => Promise<Response>;
 
-const holder = globalThis as unknown as { gatehouseRegistrationLimiter?: FixedWindowLimiter };
-
 function limiter(): FixedWindowLimiter {
-  holder.gatehouseRegistrationLimiter ??= new FixedWindowLimiter(env().registrationRateLimit, 60_000);
-  return holder.gatehouseRegistrationLimiter;
+  return processSingleton('registrationLimiter', () => new FixedWindowLimiter(env().registrationRateLimit, 60_000));
 }
 
 async function readRegistrationBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: Response }> {
@@ -98,7 +97,7 @@ export async function handleClientManagement(request: Request, run: RunProvider,
     const body = read.body;
     if ('client_secret' in body) {
       // RFC 7592 §2.2: the client may echo its secret. It is stored only as a hash: verify, then drop it.
-      const stored = await queries().oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
+      const stored = await db().oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
       const storedSecret = (stored?.payload as { client_secret?: string } | undefined)?.client_secret;
       if (!isHashedSecret(storedSecret) || !clientSecretMatches(storedSecret, String(body.client_secret))) {
         return withOpenCors(oauthError(400, 'invalid_client_metadata', 'client_secret does not match'));
