@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 export const DEFAULT_DEMO_PASSWORD = 'gatehouse-demo';
 export const MIN_SECRET_LENGTH = 32;
@@ -375,12 +376,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   };
 }
 
-const cache = globalThis as unknown as { gatehouseEnv?: Env };
-
 /** The process's configuration, parsed on first use. */
 export function env(): Env {
-  cache.gatehouseEnv ??= parseEnv();
-  return cache.gatehouseEnv;
+  return processSingleton('env', () => parseEnv());
 }
 
 export function isLoopbackHost(hostname: string): boolean {

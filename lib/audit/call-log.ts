@@ -12,7 +12,8 @@
 // Both writes are hand-written statements whose text does not depend on the batch's size (arrays,
 // unnested): Prisma compiles a createMany of a few hundred rows on the event loop, which took 50–100 ms
 // once a second under load and showed as the /mcp p99.
-import { db, queryRows } from '@/lib/db/client';
+import { db, outsideTransaction, queryRows } from '@/lib/db/client';
+import { processSingleton } from '@/lib/server/process-singleton';
 import type { CallOutcome } from '@/lib/mcp/call-outcome';
 
 export type CallRecord = {
@@ -47,11 +48,8 @@ type State = {
   unattributedSince: number;
 };
 
-const holder = globalThis as unknown as { gatehouseCallLog?: State };
-
 function state(): State {
-  holder.gatehouseCallLog ??= { buffer: [], dropped: 0, touchedAt: new Map(), unattributed: new Map(), unattributedSince: Date.now() };
-  return holder.gatehouseCallLog;
+  return processSingleton('callLog', () => ({ buffer: [], dropped: 0, touchedAt: new Map(), unattributed: new Map(), unattributedSince: Date.now() }));
 }
 
 export function recordCall(record: CallRecord): void {
@@ -66,11 +64,14 @@ export function recordCall(record: CallRecord): void {
     current.buffer.push(record);
   }
   if (!current.timer) {
-    // Flushed on shutdown by lib/server/shutdown.ts.
-    current.timer = setInterval(() => {
-      if (Date.now() - current.unattributedSince >= REPORT_UNATTRIBUTED_EVERY_MS) reportUnattributed(current);
-      void writeBuffered();
-    }, FLUSH_EVERY_MS);
+    // Flushed on shutdown by lib/server/shutdown.ts. Outside any transaction: the first call may be
+    // recorded inside one, and every flush of the process would otherwise inherit it.
+    current.timer = outsideTransaction(() =>
+      setInterval(() => {
+        if (Date.now() - current.unattributedSince >= REPORT_UNATTRIBUTED_EVERY_MS) reportUnattributed(current);
+        void writeBuffered();
+      }, FLUSH_EVERY_MS),
+    );
     current.timer.unref();
   }
 }

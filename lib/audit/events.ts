@@ -1,6 +1,6 @@
 // Security events (SPEC §7). Each is written with the same transaction client as the change it
 // records, so there is never a change without its record, nor a record of a change that rolled back.
-import { queries, type Tx } from '@/lib/db/transaction';
+import { db, type Tx } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';
 
 export type AuditEventType =
@@ -52,7 +52,7 @@ export type AuditEvent = {
   data?: Prisma.InputJsonObject;
 };
 
-export async function recordAudit(event: AuditEvent, tx: Tx = queries()): Promise<void> {
+export async function recordAudit(event: AuditEvent, tx: Tx = db()): Promise<void> {
   await tx.auditEvent.create({
     data: {
       type: event.type,

@@ -6,24 +6,22 @@
 // Successful sign-ins cost nothing, so people behind one NAT do not lock each other out.
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
-import { inTransaction, queries } from '@/lib/db/transaction';
+import { inTransaction } from '@/lib/db/transaction';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { normalizeEmail, type AuthenticatedPerson } from '@/lib/people/accounts';
 import { verifyPassword } from './passwords';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 /** The error next-auth passes back to the sign-in form when the account or address is locked. */
 export const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
 export const LOCKOUT_AFTER_FAILURES = 10;
 export const LOCKOUT_MS = 15 * 60_000;
 
-const holder = globalThis as unknown as { gatehouseSignInLimits?: { unknownEmail: FixedWindowLimiter; perAddress: FixedWindowLimiter } };
-
 function limits() {
-  holder.gatehouseSignInLimits ??= {
+  return processSingleton('signInLimits', () => ({
     unknownEmail: new FixedWindowLimiter(LOCKOUT_AFTER_FAILURES, LOCKOUT_MS),
     perAddress: new FixedWindowLimiter(30, 60_000),
-  };
-  return holder.gatehouseSignInLimits;
+  }));
 }
 
 export type SignInCheck = { ok: true; person: AuthenticatedPerson } | { ok: false; locked: boolean };
@@ -77,5 +75,5 @@ async function recordFailure(personId: string, ip: string): Promise<void> {
 
 /** Lifts a lockout (an admin's action; the caller audits it), in the caller's transaction if any. */
 export function clearLockout(personId: string) {
-  return queries().person.update({ where: { id: personId }, data: { failedSignIns: 0, lockedUntil: null } });
+  return db().person.update({ where: { id: personId }, data: { failedSignIns: 0, lockedUntil: null } });
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
-import { inTransaction, queries } from '@/lib/db/transaction';
+import { inTransaction } from '@/lib/db/transaction';
 
 /** Sessions last at most this long from sign-in, however active (the JWT's rolling expiry is not trusted alone). */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -60,12 +60,12 @@ export async function liveSessionsOf(personId: string): Promise<SignInSessionVie
 
 export async function endSignInSession(sessionId: unknown, reason: EndReason): Promise<void> {
   if (typeof sessionId !== 'string') return;
-  await queries().signInSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
+  await db().signInSession.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: new Date(), endReason: reason } });
 }
 
 /** Ends every live session of the person except `keep` (none when null), in the caller's transaction if any. */
 export async function endSessionsOf(personId: string, keep: string | null, reason: EndReason): Promise<number> {
-  const ended = await queries().signInSession.updateMany({
+  const ended = await db().signInSession.updateMany({
     where: { personId, endedAt: null, ...(keep ? { id: { not: keep } } : {}) },
     data: { endedAt: new Date(), endReason: reason },
   });
@@ -90,7 +90,7 @@ export async function endOtherSessions(personId: string, current: string, target
 
 /** Ends one of the person's own sessions; another person's session id is ignored. */
 export async function endOwnSession(personId: string, sessionId: string): Promise<boolean> {
-  const ended = await queries().signInSession.updateMany({
+  const ended = await db().signInSession.updateMany({
     where: { id: sessionId, personId, endedAt: null },
     data: { endedAt: new Date(), endReason: 'signed_out_elsewhere' },
   });

@@ -1,8 +1,8 @@
-// The database transaction the current code runs in, if any. Code that does not receive a transaction
-// client explicitly — oidc-provider's storage adapter, called from inside the provider — uses the one
-// established by `inTransaction`, so that a provider write and Gatehouse's own writes commit together.
-// (The embedded database has a single connection: a query outside the open transaction would wait on
-// it forever.)
+// The database transaction the current code runs in, if any. `db()` (lib/db/client.ts) joins the one
+// established by `inTransaction`, so code that does not receive a transaction client explicitly —
+// oidc-provider's storage adapter, called from inside the provider — writes in it too, and a provider
+// write and Gatehouse's own writes commit together. (The embedded database has a single connection: a
+// query outside the open transaction would wait on it forever — the access rule in client.ts.)
 //
 // THE RULE: nothing waits on the network while a transaction is open. A transaction holds a database
 // connection — the embedded database's only one, or one of PostgreSQL's pool of 10 — for as long as it
@@ -12,19 +12,17 @@
 // `bufferRequest`), and metadata documents are fetched before the token and revocation transactions.
 // Every network read in Gatehouse calls `assertNoTransaction` first, so a read that ever moves inside a
 // transaction fails loudly (a 500 and a log line naming it) instead of silently holding the connection.
-import { db } from './client';
+import { database, type Tx } from './client';
 import { currentTransaction, openTransaction, type Open } from './open-transaction';
-import type { Prisma } from '@/lib/generated/prisma/client';
 
-export { assertNoTransaction, NetworkReadInTransactionError } from './open-transaction';
-
-export type Tx = Prisma.TransactionClient;
+export { assertNoTransaction, NetworkReadInTransactionError, outsideTransaction } from './open-transaction';
+export type { Tx } from './client';
 
 /** Runs `work` in one transaction; provider storage used inside it joins the transaction. */
 export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   const outer = openTransaction<Tx>();
   if (outer) return work(outer.tx); // already inside one: join it
-  return db().$transaction(
+  return database().prisma.$transaction(
     async (tx) => {
       const store: Open<Tx> = { tx, open: true };
       try {
@@ -37,7 +35,8 @@ export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   );
 }
 
-/** The open transaction's client, or the plain client. */
-export function queries(): Tx {
-  return openTransaction<Tx>()?.tx ?? db();
-}
+/**
+ * @deprecated `db()` joins the open transaction itself (the access rule in client.ts): use it. Kept only
+ * for lib/oauth/grants.ts, which is being moved; remove with that move.
+ */
+export { db as queries } from './client';

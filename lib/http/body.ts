@@ -5,10 +5,10 @@
 // (lib/db/transaction.ts): a handler that needs its body inside one works on a buffered request
 // (`bufferRequest`), whose bytes are already in memory.
 import { assertNoTransaction } from '@/lib/db/open-transaction';
+import { processSingleton } from '@/lib/server/process-singleton';
 
-// On globalThis: a request buffered by one bundle's copy of this module may be read by another's.
-const holder = globalThis as unknown as { gatehouseBufferedBodies?: WeakMap<Request, Buffer> };
-const buffered = (holder.gatehouseBufferedBodies ??= new WeakMap<Request, Buffer>());
+// One per process: a request buffered by one bundle's copy of this module may be read by another's.
+const buffered = processSingleton('bufferedBodies', () => new WeakMap<Request, Buffer>());
 
 // A refused body is then read on and dropped for a moment, up to DISCARD_LIMITS, before the stream is
 // cancelled: cancelling it closes the connection, and a connection closed while the client is still

@@ -6,15 +6,16 @@
 import { IncomingMessage, Server } from 'node:http';
 import { env } from '@/lib/env';
 import { unwrapMappedIpv4 } from './ip-address';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 const PEER_HEADER = 'x-gatehouse-peer-address';
 
-const state = globalThis as unknown as { gatehousePeerStamp?: boolean };
-
 /** Installs the stamping once per process (called from the start-up hook, before any request). */
 export function installPeerAddressStamp(): void {
-  if (state.gatehousePeerStamp) return;
-  state.gatehousePeerStamp = true;
+  processSingleton('peerStamp', stampPeerAddresses);
+}
+
+function stampPeerAddresses(): true {
   const originalEmit = Server.prototype.emit;
   Server.prototype.emit = function emit(this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request' && args[0] instanceof IncomingMessage) {
@@ -23,6 +24,7 @@ export function installPeerAddressStamp(): void {
     }
     return originalEmit.apply(this, [event, ...args] as Parameters<typeof originalEmit>);
   } as typeof Server.prototype.emit;
+  return true;
 }
 
 /** The client's IP address: the proxy's last X-Forwarded-For hop with TRUST_PROXY, else the socket's. */

@@ -3,10 +3,9 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { env } from '@/lib/env';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 export type Email = { to: string; subject: string; text: string };
-
-const holder = globalThis as unknown as { gatehouseMailer?: Transporter };
 
 export function emailConfigured(): boolean {
   return env().smtp !== null;
@@ -18,6 +17,8 @@ export async function sendEmail(email: Email): Promise<void> {
   if (!smtp) throw new Error('SMTP_URL and SMTP_FROM are not set');
   assertNoTransaction('sending an email'); // a slow mail server must not hold a database connection
   // Short timeouts: an admin waits for this in the console, and the link is shown to them anyway.
-  holder.gatehouseMailer ??= nodemailer.createTransport({ url: smtp.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
-  await holder.gatehouseMailer.sendMail({ from: smtp.from, to: email.to, subject: email.subject, text: email.text });
+  const mailer = processSingleton<Transporter>('mailer', () =>
+    nodemailer.createTransport({ url: smtp.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
+  );
+  await mailer.sendMail({ from: smtp.from, to: email.to, subject: email.subject, text: email.text });
 }

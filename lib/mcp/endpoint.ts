@@ -19,6 +19,7 @@ import { JSON_RPC, McpError, type CallSubject, type JsonRpcId } from './errors';
 import { checkVersionRules, negotiateVersion } from './negotiation';
 import { corsHeaders, isAllowedOrigin, jsonRpcError, jsonRpcResult, preflight } from './respond';
 import type { VersionRules } from './versions';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 type CallContext = {
   started: number;
@@ -108,13 +109,11 @@ function finish(response: Response, request: Request, context: CallContext): voi
   response.headers.set('Cache-Control', 'no-store');
 }
 
-const holder = globalThis as unknown as { gatehouseUnauthenticatedMcpLimiter?: FixedWindowLimiter };
-
 /** Spends one of the address's refusals; the 429 that replaces the 401 once they are spent. */
 function limitUnauthenticated(request: Request): McpError | null {
   const limit = env().mcpUnauthenticatedRateLimit;
-  holder.gatehouseUnauthenticatedMcpLimiter ??= new FixedWindowLimiter(limit, 60_000);
-  const decision = holder.gatehouseUnauthenticatedMcpLimiter.take(addressKey(clientAddress(request.headers)));
+  const limiter = processSingleton('unauthenticatedMcpLimiter', () => new FixedWindowLimiter(limit, 60_000));
+  const decision = limiter.take(addressKey(clientAddress(request.headers)));
   if (decision.allowed) return null;
   return new McpError(
     JSON_RPC.RATE_LIMITED,

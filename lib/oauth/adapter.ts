@@ -8,7 +8,7 @@
 // hash too (see client-secrets.ts). A dump of the table therefore holds nothing anyone could present.
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { queries } from '@/lib/db/transaction';
+import { db } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { hashClientSecretInPayload } from './client-secrets';
 import { isDisabled } from './clients';
@@ -58,7 +58,7 @@ export class PrismaAdapter implements Adapter {
 
   consume(id: string): Promise<void> {
     return orUnavailable(async () => {
-      await queries().oidcModel.updateMany({
+      await db().oidcModel.updateMany({
         where: { model: this.model, id: storageId(this.model, id) },
         data: { consumedAt: new Date() },
       });
@@ -67,13 +67,13 @@ export class PrismaAdapter implements Adapter {
 
   destroy(id: string): Promise<void> {
     return orUnavailable(async () => {
-      await queries().oidcModel.deleteMany({ where: { model: this.model, id: storageId(this.model, id) } });
+      await db().oidcModel.deleteMany({ where: { model: this.model, id: storageId(this.model, id) } });
     });
   }
 
   revokeByGrantId(grantId: string): Promise<void> {
     return orUnavailable(async () => {
-      await queries().oidcModel.deleteMany({ where: { model: this.model, grantId } });
+      await db().oidcModel.deleteMany({ where: { model: this.model, grantId } });
     });
   }
 
@@ -88,7 +88,7 @@ export class PrismaAdapter implements Adapter {
       expiresAt,
     };
     const key = storageId(this.model, id);
-    await queries().oidcModel.upsert({
+    await db().oidcModel.upsert({
       where: { model_id: { model: this.model, id: key } },
       create: { model: this.model, id: key, ...columns },
       update: columns,
@@ -119,7 +119,7 @@ export class PrismaAdapter implements Adapter {
   }
 
   private async findWhere(where: Prisma.OidcModelWhereInput): Promise<AdapterPayload | undefined> {
-    const row = await queries().oidcModel.findFirst({ where });
+    const row = await db().oidcModel.findFirst({ where });
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
     const payload = row.payload as AdapterPayload;
     return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;

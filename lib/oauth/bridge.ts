@@ -8,6 +8,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { RETRY_AFTER_SECONDS } from '@/lib/db/errors';
 import { readLimitedBytes } from '@/lib/http/body';
+import { PayloadTooLarge } from './errors';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -29,12 +30,8 @@ export async function runNodeHandler(
   options: BridgeOptions,
 ): Promise<Response> {
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : await readLimitedBytes(request, MAX_BODY_BYTES);
-  if (body === null && request.method !== 'GET' && request.method !== 'HEAD') {
-    return Response.json(
-      { error: 'invalid_request', error_description: 'the request body is too large' },
-      { status: 413, headers: { 'Cache-Control': 'no-store' } },
-    );
-  }
+  // Rendered by the caller's catch (handle-request.ts), like every refusal of Gatehouse's own.
+  if (body === null && request.method !== 'GET' && request.method !== 'HEAD') throw new PayloadTooLarge('invalid_request', 'the request body is too large');
   const req = buildRequest(request, body, options);
   const res = new ServerResponse(req);
 

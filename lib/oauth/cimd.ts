@@ -12,7 +12,8 @@ import { errors, type Configuration } from 'oidc-provider';
 import { assertNoTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { isDisabled } from './clients';
-import { classifyRedirectUri, refuseInvisibleCharacters, RegistrationError } from './registration';
+import { InvalidRegistration } from './errors';
+import { classifyRedirectUri, refuseInvisibleCharacters } from './registration';
 
 export const CIMD_DRAFT = 'draft-02';
 const TEST_ALLOWANCE = 'I understand this disables SSRF protection for loopback origins';
@@ -44,7 +45,7 @@ function refuseUnacceptableRedirectUris(uris: string[]): void {
   try {
     uris.forEach(classifyRedirectUri);
   } catch (error) {
-    if (!(error instanceof RegistrationError)) throw error;
+    if (!(error instanceof InvalidRegistration)) throw error;
     throw new errors.InvalidClientMetadata(`the client's metadata document declares a redirect URI that is not accepted: ${error.description}`);
   }
 }
@@ -75,7 +76,7 @@ function refuseUnacceptableText(metadata: Record<string, unknown>): void {
   try {
     refuseInvisibleCharacters(metadata);
   } catch (error) {
-    if (!(error instanceof RegistrationError)) throw error;
+    if (!(error instanceof InvalidRegistration)) throw error;
     throw new errors.InvalidClientMetadata(`the client's metadata document is not accepted: ${error.description}`);
   }
 }

@@ -1,10 +1,11 @@
 // Gatehouse's own record of each client (SPEC §1): every client has one, CIMD ones included.
 import { recordAudit } from '@/lib/audit/events';
-import { inTransaction, queries, type Tx } from '@/lib/db/transaction';
+import { db } from '@/lib/db/client';
+import { inTransaction, type Tx } from '@/lib/db/transaction';
 import { revokeGrantsWhere } from './grants';
 
 export function clientRecord(clientId: string) {
-  return queries().oAuthClient.findUnique({ where: { clientId } });
+  return db().oAuthClient.findUnique({ where: { clientId } });
 }
 
 /**
@@ -13,7 +14,7 @@ export function clientRecord(clientId: string) {
  */
 export async function ensureClientRecord(client: { clientId: string; clientName?: string }): Promise<void> {
   const isMetadataDocument = client.clientId.startsWith('https://');
-  await queries().oAuthClient.upsert({
+  await db().oAuthClient.upsert({
     where: { clientId: client.clientId },
     create: {
       clientId: client.clientId,
@@ -27,7 +28,7 @@ export async function ensureClientRecord(client: { clientId: string; clientName?
 
 /** Whether an instance admin disabled the client (it is then invalid_client everywhere). */
 export async function isDisabled(clientId: string): Promise<boolean> {
-  const row = await queries().oAuthClient.findUnique({ where: { clientId }, select: { disabledAt: true } });
+  const row = await db().oAuthClient.findUnique({ where: { clientId }, select: { disabledAt: true } });
   return Boolean(row?.disabledAt);
 }
 
@@ -138,7 +139,7 @@ export function deleteClient(clientId: string, deletion: ClientDeletion): Promis
 
 /** The registered redirect URIs of each client, read from the provider's stored metadata (CIMD clients have none stored). */
 export async function redirectUrisOf(clientIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await queries().oidcModel.findMany({ where: { model: 'Client', id: { in: clientIds } }, select: { id: true, payload: true } });
+  const rows = await db().oidcModel.findMany({ where: { model: 'Client', id: { in: clientIds } }, select: { id: true, payload: true } });
   return new Map(
     rows.map((row) => {
       const uris = (row.payload as { redirect_uris?: unknown } | null)?.redirect_uris;

@@ -12,7 +12,7 @@ import { clientAddress } from '@/lib/http/client-address';
 import { countFormFields, readLimitedBody } from '@/lib/http/body';
 import { nodePair } from './bridge';
 import { clientRecord, ensureClientRecord } from './clients';
-import { consentErrorMessage, type ConsentErrorCode } from './consent-errors';
+import { consentErrorMessage, consentErrorPage, type ConsentErrorCode } from './consent-errors';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
 import { approveGrant } from './grants';
 import { oauthProvider } from './provider';
@@ -77,7 +77,7 @@ export async function loadConsent(uid: string, cookieHeader: string, error: stri
 export async function decideConsent(request: Request, uid: string): Promise<Response> {
   const { publicUrl } = env();
   if (request.headers.get('origin') !== new URL(publicUrl).origin) {
-    return new Response('This form must be sent from the Gatehouse consent page.', { status: 403 });
+    return consentErrorPage(403, 'This form must be sent from the Gatehouse consent page.');
   }
   const consentPath = `${publicUrl}/consent/${encodeURIComponent(uid)}`;
   const personId = await signedInPersonId(request.headers);
@@ -87,10 +87,10 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
   if (!person || person.disabledAt) return Response.redirect(consentPath, 303);
   const text = await readLimitedBody(request, 16 * 1024);
   // The form holds the token, the decision, the organization and one field per scope.
-  if (text === null || countFormFields(text) > 64) return new Response('The consent form is too large.', { status: 413 });
+  if (text === null || countFormFields(text) > 64) return consentErrorPage(413, 'The consent form is too large.');
   const form = new URLSearchParams(text);
   if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
-    return new Response('This consent form expired or was not issued to you. Start again from the app.', { status: 403 });
+    return consentErrorPage(403, 'This consent form expired or was not issued to you. Start again from the app.');
   }
 
   const provider = await oauthProvider();

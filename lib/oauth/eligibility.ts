@@ -1,6 +1,6 @@
 // In which of a person's organizations a client may be connected (SPEC §1, §5): an active membership,
 // an active plan, and an app policy that lets this client in.
-import { queries } from '@/lib/db/transaction';
+import { db } from '@/lib/db/client';
 import type { Role } from '@/lib/generated/prisma/enums';
 
 export type OrgChoice = {
@@ -13,7 +13,7 @@ export type OrgChoice = {
 };
 
 export async function orgChoicesFor(personId: string, clientId: string): Promise<OrgChoice[]> {
-  const memberships = await queries().membership.findMany({
+  const memberships = await db().membership.findMany({
     where: { personId, status: 'active' },
     include: { org: { include: { clientDecisions: { where: { clientId } } } } },
     orderBy: { org: { name: 'asc' } },

@@ -1,6 +1,6 @@
 // The one oidc-provider instance of this process, configured for Gatehouse (SPEC §2–§4). Each option that
 // departs from the provider's defaults says why. Route handlers reach the provider through
-// handle-request.ts; it lives on globalThis because Next.js may evaluate this module once per route
+// handle-request.ts; it is a process singleton (lib/server/process-singleton.ts) because Next.js may evaluate this module once per route
 // bundle, and two providers would disagree about in-memory state (CIMD cache, keys).
 //
 // Keys are read when the provider is built. To take a rotation without a restart, every instance checks
@@ -10,7 +10,8 @@
 // database, and the new provider still verifies what the retired keys signed.
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { env } from '@/lib/env';
-import { queries } from '@/lib/db/transaction';
+import { db, outsideTransaction } from '@/lib/db/client';
+import { processSingleton } from '@/lib/server/process-singleton';
 import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
 import { cimdFetch, cimdOptions } from './cimd';
@@ -168,8 +169,8 @@ async function createProvider(): Promise<Built> {
     },
     fetch: cimdFetch(),
     async findAccount(_ctx, sub) {
-      // queries(): the token endpoint runs inside a transaction (see endpoints/token.ts).
-      const person = await orUnavailable(() => queries().person.findUnique({ where: { id: sub } }));
+      // The token endpoint runs inside a transaction (see endpoints/token.ts): db() joins it.
+      const person = await orUnavailable(() => db().person.findUnique({ where: { id: sub } }));
       if (!person || person.disabledAt) return undefined;
       return {
         accountId: person.id,
@@ -202,7 +203,7 @@ type ProviderState = {
   reloadTimer?: NodeJS.Timeout;
 };
 
-const state = ((globalThis as unknown as { gatehouseProviderState?: ProviderState }).gatehouseProviderState ??= {});
+const state = processSingleton<ProviderState>('provider', () => ({}));
 
 export async function oauthProvider(): Promise<Provider> {
   if (!state.current) {
@@ -240,8 +241,11 @@ async function reloadIfChanged(): Promise<boolean> {
 
 function startKeyReload(): void {
   if (state.reloadTimer || env().signingKeys) return; // keys from the environment change only with a restart
-  state.reloadTimer = setInterval(() => {
-    reloadProviderKeys().catch((error) => console.error('gatehouse: key reload failed', (error as Error).message));
-  }, env().keyReloadMs);
+  // Outside any transaction: the first provider may be built by a request inside one (the token endpoint).
+  state.reloadTimer = outsideTransaction(() =>
+    setInterval(() => {
+      reloadProviderKeys().catch((error) => console.error('gatehouse: key reload failed', (error as Error).message));
+    }, env().keyReloadMs),
+  );
   state.reloadTimer.unref();
 }

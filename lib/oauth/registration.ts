@@ -5,6 +5,7 @@
 // (made `native`, which is what they are — oidc-provider accepts those URIs only for native clients,
 // and only native clients get RFC 8252's any-port loopback matching).
 import { containsUnstorableText } from '@/lib/db/storable-text';
+import { InvalidClientMetadata, InvalidRedirectUri } from './errors';
 
 export const REGISTRATION_LIMITS = {
   bodyBytes: 64 * 1024,
@@ -19,34 +20,30 @@ const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const SUPPORTED_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export class RegistrationError extends Error {
-  constructor(
-    readonly code: 'invalid_redirect_uri' | 'invalid_client_metadata',
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'RegistrationError';
-  }
-}
+/**
+ * @deprecated The registration errors are errors.ts's InvalidClientMetadata and InvalidRedirectUri; this
+ * is their common base under its former name, for the callers outside the OAuth endpoints still using it.
+ */
+export { InvalidRegistration as RegistrationError } from './errors';
 
 type Metadata = Record<string, unknown>;
 
-/** Returns the body to hand to the provider, or throws RegistrationError. */
+/** Returns the body to hand to the provider, or throws InvalidClientMetadata / InvalidRedirectUri. */
 export function normalizeRegistration(input: unknown): Metadata {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new RegistrationError('invalid_client_metadata', 'the registration body must be a JSON object');
+    throw new InvalidClientMetadata('the registration body must be a JSON object');
   }
   if (containsUnstorableText(input)) {
-    throw new RegistrationError('invalid_client_metadata', 'metadata must be well-formed Unicode text without NUL characters');
+    throw new InvalidClientMetadata('metadata must be well-formed Unicode text without NUL characters');
   }
   const body: Metadata = { ...(input as Metadata) };
 
   const redirectUris = body.redirect_uris;
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect_uris must be a non-empty array');
+    throw new InvalidRedirectUri('redirect_uris must be a non-empty array');
   }
   if (redirectUris.length > REGISTRATION_LIMITS.redirectUris) {
-    throw new RegistrationError('invalid_redirect_uri', `at most ${REGISTRATION_LIMITS.redirectUris} redirect_uris`);
+    throw new InvalidRedirectUri(`at most ${REGISTRATION_LIMITS.redirectUris} redirect_uris`);
   }
   const kinds = redirectUris.map(classifyRedirectUri);
   body.redirect_uris = [...new Set(redirectUris as string[])];
@@ -55,7 +52,7 @@ export function normalizeRegistration(input: unknown): Metadata {
   if (kinds.some((kind) => kind === 'custom' || kind === 'loopback')) body.application_type = 'native';
   else if (body.application_type !== 'native') body.application_type = 'web';
   if (body.application_type === 'native' && kinds.includes('https-loopback')) {
-    throw new RegistrationError('invalid_redirect_uri', 'https redirect URIs on loopback cannot be mixed with native ones');
+    throw new InvalidRedirectUri('https redirect URIs on loopback cannot be mixed with native ones');
   }
 
   body.grant_types = filterList(body.grant_types, SUPPORTED_GRANT_TYPES, ['authorization_code', 'refresh_token']);
@@ -69,10 +66,7 @@ export function normalizeRegistration(input: unknown): Metadata {
   // and would throw (a 500) instead of being refused.
   const authMethod = body.token_endpoint_auth_method;
   if (typeof authMethod !== 'string' || !SUPPORTED_AUTH_METHODS.includes(authMethod)) {
-    throw new RegistrationError(
-      'invalid_client_metadata',
-      `token_endpoint_auth_method must be one of ${SUPPORTED_AUTH_METHODS.join(', ')}`,
-    );
+    throw new InvalidClientMetadata(`token_endpoint_auth_method must be one of ${SUPPORTED_AUTH_METHODS.join(', ')}`);
   }
 
   // A registered scope would restrict the client (oidc-provider refuses anything outside it); what a
@@ -84,20 +78,20 @@ export function normalizeRegistration(input: unknown): Metadata {
     if (typeof value === 'string') {
       const limit = field === 'client_name' ? REGISTRATION_LIMITS.nameLength : REGISTRATION_LIMITS.stringLength;
       if (value.length > limit) {
-        throw new RegistrationError('invalid_client_metadata', `${field} must be at most ${limit} characters`);
+        throw new InvalidClientMetadata(`${field} must be at most ${limit} characters`);
       }
     }
   }
   refuseInvisibleCharacters(body);
   if (Array.isArray(body.contacts) && body.contacts.length > REGISTRATION_LIMITS.contacts) {
-    throw new RegistrationError('invalid_client_metadata', `at most ${REGISTRATION_LIMITS.contacts} contacts`);
+    throw new InvalidClientMetadata(`at most ${REGISTRATION_LIMITS.contacts} contacts`);
   }
   if (Array.isArray(body.post_logout_redirect_uris)) delete body.post_logout_redirect_uris;
   // Metadata that makes Gatehouse fetch URLs chosen by an anonymous registrant is not accepted: keys go
   // inline (`jwks`), and pairwise sector identifiers are not offered.
   for (const field of ['jwks_uri', 'sector_identifier_uri', 'request_uris']) {
     if (field in body) {
-      throw new RegistrationError('invalid_client_metadata', `${field} is not supported${field === 'jwks_uri' ? ': send the keys inline as jwks' : ''}`);
+      throw new InvalidClientMetadata(`${field} is not supported${field === 'jwks_uri' ? ': send the keys inline as jwks' : ''}`);
     }
   }
   return body;
@@ -124,10 +118,7 @@ export function refuseInvisibleCharacters(metadata: Record<string, unknown>): vo
     const found = findInvisible(field) ?? findInvisible(value);
     if (found !== null) {
       const codePoint = `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-      throw new RegistrationError(
-        'invalid_client_metadata',
-        `${visibly(field)} must not contain invisible, bidirectional or control characters (found ${codePoint})`,
-      );
+      throw new InvalidClientMetadata(`${visibly(field)} must not contain invisible, bidirectional or control characters (found ${codePoint})`);
     }
   }
 }
@@ -192,48 +183,45 @@ const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:$/;
  */
 export function classifyRedirectUri(value: unknown): RedirectKind {
   if (typeof value !== 'string' || !value) {
-    throw new RegistrationError('invalid_redirect_uri', 'every redirect URI must be a non-empty string');
+    throw new InvalidRedirectUri('every redirect URI must be a non-empty string');
   }
   if (value.length > REGISTRATION_LIMITS.uriLength) {
-    throw new RegistrationError('invalid_redirect_uri', `redirect URIs must be at most ${REGISTRATION_LIMITS.uriLength} characters`);
+    throw new InvalidRedirectUri(`redirect URIs must be at most ${REGISTRATION_LIMITS.uriLength} characters`);
   }
   // No spaces, controls, bidirectional overrides or other non-ASCII text, which can make a URI read as
   // something it is not; international host names are spelled in punycode.
   if (/[^\x21-\x7e]/.test(value)) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must be printable ASCII (international host names in punycode)');
+    throw new InvalidRedirectUri('redirect URIs must be printable ASCII (international host names in punycode)');
   }
   if (value.includes('\\')) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a backslash');
+    throw new InvalidRedirectUri('redirect URIs must not contain a backslash');
   }
   if (value.includes('#')) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a fragment');
+    throw new InvalidRedirectUri('redirect URIs must not contain a fragment');
   }
   const url = URL.parse(value);
-  if (!url) throw new RegistrationError('invalid_redirect_uri', `${value} is not an absolute URI`);
+  if (!url) throw new InvalidRedirectUri(`${value} is not an absolute URI`);
   const scheme = url.protocol;
   if (scheme !== 'https:' && scheme !== 'http:' && !SINGLE_WORD_SCHEMES.has(scheme) && !REVERSE_DOMAIN_SCHEME.test(scheme)) {
-    throw new RegistrationError(
-      'invalid_redirect_uri',
-      `the ${scheme.slice(0, -1)} scheme is not allowed: use https, http on loopback, or a private-use scheme named after your domain (RFC 8252 §7.1), e.g. com.example.app:`,
-    );
+    throw new InvalidRedirectUri(`the ${scheme.slice(0, -1)} scheme is not allowed: use https, http on loopback, or a private-use scheme named after your domain (RFC 8252 §7.1), e.g. com.example.app:`);
   }
   if (url.username || url.password) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect URIs must not contain a user name or password');
+    throw new InvalidRedirectUri('redirect URIs must not contain a user name or password');
   }
   if (!isCanonical(value, url)) {
-    throw new RegistrationError('invalid_redirect_uri', `${value} is not written the way it is read: register it as ${url.href}`);
+    throw new InvalidRedirectUri(`${value} is not written the way it is read: register it as ${url.href}`);
   }
   if (scheme === 'https:') {
     return LOOPBACK_HOSTS.has(url.hostname) ? 'https-loopback' : 'https';
   }
   if (scheme === 'http:') {
     if (!LOOPBACK_HOSTS.has(url.hostname)) {
-      throw new RegistrationError('invalid_redirect_uri', 'http redirect URIs are allowed only on loopback (localhost, 127.0.0.1, [::1])');
+      throw new InvalidRedirectUri('http redirect URIs are allowed only on loopback (localhost, 127.0.0.1, [::1])');
     }
     return 'loopback';
   }
   if (!url.host && !url.pathname) {
-    throw new RegistrationError('invalid_redirect_uri', `${value} names a scheme and nothing else`);
+    throw new InvalidRedirectUri(`${value} names a scheme and nothing else`);
   }
   return 'custom';
 }

@@ -10,10 +10,11 @@
 // is audited by the one instance whose DELETE actually removed it. Each sweep is logged with its counts.
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
-import { db } from '@/lib/db/client';
+import { db, outsideTransaction } from '@/lib/db/client';
 import { pruneCallLog } from '@/lib/audit/call-log';
 import { LeaderLock } from '@/lib/db/leader-lock';
 import { env } from '@/lib/env';
+import { processSingleton } from '@/lib/server/process-singleton';
 import { deleteProviderClient } from './clients';
 
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -52,14 +53,15 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
   return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls };
 }
 
-const state = globalThis as unknown as { gatehouseSweeper?: NodeJS.Timeout };
-
 /**
  * Sweeps soon after start, then every `intervalMs` (default 10 min) — on PostgreSQL only while this
  * instance holds the sweeper lock. The embedded database has one process by construction: it always sweeps.
  */
 export function startSweeper(intervalMs: number): void {
-  if (state.gatehouseSweeper) return;
+  processSingleton('sweeper', () => outsideTransaction(() => scheduleSweeps(intervalMs)));
+}
+
+function scheduleSweeps(intervalMs: number): NodeJS.Timeout {
   const { database } = env();
   const lock = database.kind === 'postgres' ? new LeaderLock(database.url, SWEEPER_LOCK_KEY) : null;
   let leading = lock === null;
@@ -85,6 +87,7 @@ export function startSweeper(intervalMs: number): void {
     }
   };
   setTimeout(run, Math.min(5_000, intervalMs)).unref();
-  state.gatehouseSweeper = setInterval(run, intervalMs);
-  state.gatehouseSweeper.unref();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return timer;
 }

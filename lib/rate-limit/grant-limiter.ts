@@ -10,6 +10,7 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { env } from '@/lib/env';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 export const MCP_WINDOW_SECONDS = 60;
 
@@ -19,34 +20,37 @@ export function mcpRequestsPerWindow(): number {
 
 export type LimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
-const holder = globalThis as unknown as { gatehouseGrantLimiter?: RateLimiterAbstract; gatehouseRedis?: Redis };
+type GrantLimiter = { limiter: RateLimiterAbstract; redis: Redis | null };
 
 function limiter(): RateLimiterAbstract {
-  if (holder.gatehouseGrantLimiter) return holder.gatehouseGrantLimiter;
+  return grantLimiter().limiter;
+}
+
+function grantLimiter(): GrantLimiter {
+  return processSingleton('grantLimiter', createGrantLimiter);
+}
+
+function createGrantLimiter(): GrantLimiter {
   const options = { points: mcpRequestsPerWindow(), duration: MCP_WINDOW_SECONDS, keyPrefix: 'gatehouse:mcp' };
   const { redisUrl } = env();
-  if (!redisUrl) {
-    holder.gatehouseGrantLimiter = new RateLimiterMemory(options);
-  } else {
-    const redis = new Redis(redisUrl, {
-      enableOfflineQueue: false, // fail fast to the insurance limiter instead of queueing
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2_000,
-    });
-    let lastError = '';
-    redis.on('error', (error) => {
-      if (error.message !== lastError) console.error('gatehouse: redis', error.message);
-      lastError = error.message;
-    });
-    redis.on('ready', () => (lastError = ''));
-    holder.gatehouseRedis = redis;
-    holder.gatehouseGrantLimiter = new RateLimiterRedis({
-      ...options,
-      storeClient: redis,
-      insuranceLimiter: new RateLimiterMemory(options),
-    });
-  }
-  return holder.gatehouseGrantLimiter;
+  if (!redisUrl) return { limiter: new RateLimiterMemory(options), redis: null };
+  const redis = new Redis(redisUrl, {
+    enableOfflineQueue: false, // fail fast to the insurance limiter instead of queueing
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+  });
+  let lastError = '';
+  redis.on('error', (error) => {
+    if (error.message !== lastError) console.error('gatehouse: redis', error.message);
+    lastError = error.message;
+  });
+  redis.on('ready', () => (lastError = ''));
+  const limiter = new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+  return { limiter, redis };
 }
 
 /**
@@ -54,8 +58,7 @@ function limiter(): RateLimiterAbstract {
  * the shared budget instead of falling back to memory while the connection is being made.
  */
 export async function prepareGrantLimiter(): Promise<void> {
-  limiter();
-  const redis = holder.gatehouseRedis;
+  const { redis } = grantLimiter();
   if (!redis || redis.status === 'ready') return;
   const ready = await Promise.race([
     new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),

@@ -4,18 +4,19 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import { existingProcessSingleton, processSingleton } from '@/lib/server/process-singleton';
 
 type Started = { request: IncomingMessage; response: ServerResponse; server: Server };
 
 type DrainState = { servers: Set<Server>; inFlight: Set<ServerResponse>; draining: boolean };
 
-const holder = globalThis as unknown as { gatehouseDrain?: DrainState };
-
 /** Starts watching requests; call once, before the first one worth draining. */
 export function trackRequests(): void {
-  if (holder.gatehouseDrain) return;
+  processSingleton('drain', watchRequests);
+}
+
+function watchRequests(): DrainState {
   const state: DrainState = { servers: new Set(), inFlight: new Set(), draining: false };
-  holder.gatehouseDrain = state;
   subscribe('http.server.request.start', (message) => {
     const { response, server } = message as Started;
     state.servers.add(server);
@@ -26,6 +27,7 @@ export function trackRequests(): void {
     response.once('finish', done);
     response.once('close', done);
   });
+  return state;
 }
 
 /**
@@ -38,7 +40,7 @@ export function trackRequests(): void {
  * connection has ended, or after `timeoutMs`, when whatever is left is cut.
  */
 export async function drainRequests(timeoutMs: number): Promise<void> {
-  const state = holder.gatehouseDrain;
+  const state = existingProcessSingleton<DrainState>('drain');
   if (!state) return;
   state.draining = true;
   for (const response of state.inFlight) {

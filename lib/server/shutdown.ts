@@ -7,15 +7,16 @@
 import { flushCallLog } from '@/lib/audit/call-log';
 import { closeDatabase } from '@/lib/db/client';
 import { drainRequests, trackRequests } from './drain';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 /** How long requests in flight may take to finish; with the writes below, within Docker's 10 s grace. */
 const DRAIN_TIMEOUT_MS = 5_000;
 
-const state = globalThis as unknown as { gatehouseShutdown?: boolean };
-
 export function installShutdown(): void {
-  if (state.gatehouseShutdown) return;
-  state.gatehouseShutdown = true;
+  processSingleton('shutdown', installSignalHandlers);
+}
+
+function installSignalHandlers(): true {
   trackRequests();
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     process.once(signal, () => {
@@ -27,6 +28,7 @@ export function installShutdown(): void {
       })();
     });
   }
+  return true;
 }
 
 function withTimeout(work: Promise<unknown>, ms: number): Promise<unknown> {

@@ -16,6 +16,7 @@ import { storageId } from '@/lib/oauth/adapter';
 import { revokeGrant } from '@/lib/oauth/grants';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { mcpResource } from '@/lib/oauth/resource';
+import { forgetProcessSingleton } from '@/lib/server/process-singleton';
 import { DATABASES } from '../helpers/databases';
 import { connect, register, type Tokens } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
@@ -74,9 +75,8 @@ async function referenceRow(provider: Provider, value: string): Promise<AccessRo
 /** Sets process.env to the server's and forgets any database, provider or configuration already opened. */
 async function adoptServerEnvironment(server: RunningServer): Promise<void> {
   await closeDatabase();
-  const globals = globalThis as Record<string, unknown>;
-  delete globals.gatehouseEnv;
-  delete globals.gatehouseProviderState;
+  forgetProcessSingleton('env');
+  forgetProcessSingleton('provider');
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'PUBLIC_URL', 'AUTH_SECRET', 'REDIS_URL']) delete process.env[name];
   Object.assign(process.env, server.env);
 }

@@ -5,18 +5,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { clientAddress } from '@/lib/http/client-address';
-
-const holder = globalThis as unknown as { gatehouseEnv?: ReturnType<typeof parseEnv> };
+import { forgetProcessSingleton, replaceProcessSingleton } from '@/lib/server/process-singleton';
 
 function configure(trustProxy: boolean) {
-  holder.gatehouseEnv = parseEnv({ DATABASE_URL: 'postgres://db:5432/gatehouse', AUTH_SECRET: 'x'.repeat(40), TRUST_PROXY: String(trustProxy) });
+  replaceProcessSingleton('env', parseEnv({ DATABASE_URL: 'postgres://db:5432/gatehouse', AUTH_SECRET: 'x'.repeat(40), TRUST_PROXY: String(trustProxy) }));
 }
 
 // What the start-up stamp leaves on a request from 192.0.2.1, whatever the client sent in its place.
 const stamped = (headers: Record<string, string>) => new Headers({ ...headers, 'x-gatehouse-peer-address': '192.0.2.1' });
 
 afterEach(() => {
-  delete holder.gatehouseEnv;
+  forgetProcessSingleton('env');
 });
 
 describe('the client address', () => {

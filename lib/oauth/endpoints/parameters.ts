@@ -1,16 +1,15 @@
 // RFC 6749 Appendix A: OAuth parameters are printable text. One holding NUL names nothing Gatehouse
 // stores, and PostgreSQL refuses it in a query (a 500 if it got that far): it is refused up front.
 import { isStorableText } from '@/lib/db/storable-text';
-import { oauthError } from './responses';
+import { InvalidRequest } from '../errors';
 
-/** A 400 `invalid_request` naming the first parameter that cannot be OAuth text, or null when all can. */
-export function refuseUnstorableParameters(params: URLSearchParams): Response | null {
+/** Throws a 400 `invalid_request` naming the first parameter that cannot be OAuth text. */
+export function refuseUnstorableParameters(params: URLSearchParams): void {
   for (const [name, value] of params) {
     if (!isStorableText(name) || !isStorableText(value)) {
-      return oauthError(400, 'invalid_request', `the ${isStorableText(name) ? `${name} ` : ''}parameter holds a character an OAuth parameter may not contain`);
+      throw new InvalidRequest(`the ${isStorableText(name) ? `${name} ` : ''}parameter holds a character an OAuth parameter may not contain`);
     }
   }
-  return null;
 }
 
 /** A client id from a URL path segment (RFC 7592), or null when it cannot be one. */

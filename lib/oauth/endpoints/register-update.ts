@@ -8,19 +8,12 @@
 import { inTransaction } from '@/lib/db/transaction';
 import { recordClientUpdate, storedClientMetadata } from '../clients';
 import { sameCredential, sameRedirectTargets } from '../registration';
-import { oauthError } from './responses';
+import { InvalidClientMetadata, InvalidRedirectUri } from '../errors';
 
 type RunProvider = (request: Request) => Promise<Response>;
 
 const MOVED =
   'an update cannot change the hosts or private-use schemes of redirect_uris (only their paths, and loopback ports): register again as a new client';
-
-/** Rolls the transaction back (the provider's write with it) and answers with `response`. */
-class RefusedUpdate extends Error {
-  constructor(readonly response: Response) {
-    super('update refused');
-  }
-}
 
 /**
  * `request` carries a body already read and normalized (registration.ts): nothing is read from the
@@ -28,34 +21,26 @@ class RefusedUpdate extends Error {
  * before anything about the stored client is compared, so an unauthenticated caller learns nothing.
  */
 export async function updateRegistration(request: Request, run: RunProvider, clientId: string, ip: string): Promise<Response> {
-  try {
-    return await inTransaction(async (tx) => {
-      // Concurrent updates of one client take turns, so that each compares with what the last one left.
-      await tx.$queryRaw`SELECT client_id FROM clients WHERE client_id = ${clientId} FOR UPDATE`;
-      const before = await storedClientMetadata(tx, clientId);
-      const answer = await run(request);
-      if (answer.status !== 200) return answer;
-      if (!before) throw new Error(`the provider updated client ${clientId}, which has no stored metadata`);
-      const after = (await answer.clone().json()) as Record<string, unknown>;
-      const afterUris = Array.isArray(after.redirect_uris) ? (after.redirect_uris as string[]) : [];
-      if (!sameRedirectTargets(before.redirectUris, afterUris)) {
-        throw new RefusedUpdate(oauthError(400, 'invalid_redirect_uri', MOVED));
-      }
-      const method = before.fields.token_endpoint_auth_method;
-      if (!sameCredential(method, after.token_endpoint_auth_method)) {
-        throw new RefusedUpdate(
-          oauthError(
-            400,
-            'invalid_client_metadata',
-            `an update cannot change how the client authenticates (token_endpoint_auth_method is ${typeof method === 'string' ? method : 'client_secret_basic'}; only client_secret_basic and client_secret_post may replace each other): register again as a new client`,
-          ),
-        );
-      }
-      await recordClientUpdate(tx, { clientId, ip, before, after });
-      return answer;
-    });
-  } catch (error) {
-    if (error instanceof RefusedUpdate) return error.response;
-    throw error;
-  }
+  // A refusal is thrown from inside the transaction: it rolls back the provider's write with it.
+  return inTransaction(async (tx) => {
+    // Concurrent updates of one client take turns, so that each compares with what the last one left.
+    await tx.$queryRaw`SELECT client_id FROM clients WHERE client_id = ${clientId} FOR UPDATE`;
+    const before = await storedClientMetadata(tx, clientId);
+    const answer = await run(request);
+    if (answer.status !== 200) return answer;
+    if (!before) throw new Error(`the provider updated client ${clientId}, which has no stored metadata`);
+    const after = (await answer.clone().json()) as Record<string, unknown>;
+    const afterUris = Array.isArray(after.redirect_uris) ? (after.redirect_uris as string[]) : [];
+    if (!sameRedirectTargets(before.redirectUris, afterUris)) {
+      throw new InvalidRedirectUri(MOVED);
+    }
+    const method = before.fields.token_endpoint_auth_method;
+    if (!sameCredential(method, after.token_endpoint_auth_method)) {
+      throw new InvalidClientMetadata(
+        `an update cannot change how the client authenticates (token_endpoint_auth_method is ${typeof method === 'string' ? method : 'client_secret_basic'}; only client_secret_basic and client_secret_post may replace each other): register again as a new client`,
+      );
+    }
+    await recordClientUpdate(tx, { clientId, ip, before, after });
+    return answer;
+  });
 }

@@ -4,58 +4,47 @@
 // leave Gatehouse again after the registration response.
 import { readLimitedBody } from '@/lib/http/body';
 import { recordAudit } from '@/lib/audit/events';
-import { inTransaction, queries } from '@/lib/db/transaction';
+import { db } from '@/lib/db/client';
+import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { clientSecretMatches, isHashedSecret } from '../client-secrets';
 import { deleteClient, redirectHostname } from '../clients';
 import { oauthProvider } from '../provider';
-import { normalizeRegistration, REGISTRATION_LIMITS, RegistrationError } from '../registration';
-import { oauthError, withBody, withOpenCors } from './responses';
+import { InvalidClientMetadata, PayloadTooLarge, TooManyRequests } from '../errors';
+import { normalizeRegistration, REGISTRATION_LIMITS } from '../registration';
+import { withBody, withOpenCors } from './responses';
 import { updateRegistration } from './register-update';
+import { processSingleton } from '@/lib/server/process-singleton';
 
 export type RunProvider = (request: Request) => Promise<Response>;
 
-const holder = globalThis as unknown as { gatehouseRegistrationLimiter?: FixedWindowLimiter };
-
 function limiter(): FixedWindowLimiter {
-  holder.gatehouseRegistrationLimiter ??= new FixedWindowLimiter(env().registrationRateLimit, 60_000);
-  return holder.gatehouseRegistrationLimiter;
+  return processSingleton('registrationLimiter', () => new FixedWindowLimiter(env().registrationRateLimit, 60_000));
 }
 
-async function readRegistrationBody(request: Request): Promise<{ body: Record<string, unknown> } | { error: Response }> {
+/** The registration body, normalized (registration.ts); throws the 413 or 400 that refuses it. */
+async function readRegistrationBody(request: Request): Promise<Record<string, unknown>> {
   const text = await readLimitedBody(request, REGISTRATION_LIMITS.bodyBytes);
-  if (text === null) {
-    return { error: oauthError(413, 'invalid_client_metadata', `the registration body must be at most ${REGISTRATION_LIMITS.bodyBytes} bytes`) };
-  }
+  if (text === null) throw new PayloadTooLarge('invalid_client_metadata', `the registration body must be at most ${REGISTRATION_LIMITS.bodyBytes} bytes`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { error: oauthError(400, 'invalid_client_metadata', 'the registration body is not valid JSON') };
+    throw new InvalidClientMetadata('the registration body is not valid JSON');
   }
-  try {
-    return { body: normalizeRegistration(parsed) };
-  } catch (error) {
-    if (error instanceof RegistrationError) return { error: oauthError(400, error.code, error.description) };
-    throw error;
-  }
+  return normalizeRegistration(parsed);
 }
 
 export async function handleRegistration(request: Request, run: RunProvider, ip: string): Promise<Response> {
   const decision = limiter().take(addressKey(ip));
   if (!decision.allowed) {
-    return withOpenCors(
-      oauthError(429, 'too_many_requests', 'too many client registrations from this address; try again later', {
-        'Retry-After': String(decision.retryAfterSeconds),
-      }),
-    );
+    throw new TooManyRequests('too many client registrations from this address; try again later', decision.retryAfterSeconds);
   }
-  const read = await readRegistrationBody(request);
-  if ('error' in read) return withOpenCors(read.error);
+  const body = await readRegistrationBody(request);
 
   const response = await inTransaction(async (tx) => {
-    const answer = await run(withBody(request, JSON.stringify(read.body), 'application/json'));
+    const answer = await run(withBody(request, JSON.stringify(body), 'application/json'));
     if (answer.status !== 201) return answer;
     const client = (await answer.clone().json()) as { client_id: string; client_name?: string; redirect_uris: string[] };
     await tx.oAuthClient.create({
@@ -93,15 +82,13 @@ export async function handleClientManagement(request: Request, run: RunProvider,
     if (!(await registrationTokenAuthenticates(request, clientId))) {
       return withOpenCors(await run(withBody(request, '{}', 'application/json')));
     }
-    const read = await readRegistrationBody(request);
-    if ('error' in read) return withOpenCors(read.error);
-    const body = read.body;
+    const body = await readRegistrationBody(request);
     if ('client_secret' in body) {
       // RFC 7592 §2.2: the client may echo its secret. It is stored only as a hash: verify, then drop it.
-      const stored = await queries().oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
+      const stored = await db().oidcModel.findUnique({ where: { model_id: { model: 'Client', id: clientId } } });
       const storedSecret = (stored?.payload as { client_secret?: string } | undefined)?.client_secret;
       if (!isHashedSecret(storedSecret) || !clientSecretMatches(storedSecret, String(body.client_secret))) {
-        return withOpenCors(oauthError(400, 'invalid_client_metadata', 'client_secret does not match'));
+        throw new InvalidClientMetadata('client_secret does not match');
       }
       delete body.client_secret;
     }

@@ -1,19 +1,6 @@
-// OAuth error responses written by Gatehouse itself (before or after the provider), in the provider's
-// JSON shape, never cached.
-import { RETRY_AFTER_SECONDS } from '@/lib/db/errors';
+// What Gatehouse's own OAuth endpoint steps add to answers: CORS, preflights, a request with another
+// body. Their errors are typed values (../errors.ts), rendered in handle-request.ts.
 import { requestWithBody } from '@/lib/http/body';
-
-export function oauthError(status: number, error: string, description: string, headers: HeadersInit = {}): Response {
-  return Response.json(
-    { error, error_description: description },
-    { status, headers: { 'Cache-Control': 'no-store', ...Object.fromEntries(new Headers(headers)) } },
-  );
-}
-
-/** 503 temporarily_unavailable with Retry-After: the database (or the provider built on it) is not there yet. */
-export function temporarilyUnavailable(description: string): Response {
-  return oauthError(503, 'temporarily_unavailable', description, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
-}
 
 /** CORS `*` for endpoints any browser-based client may call (SPEC §2). */
 export function withOpenCors(response: Response): Response {

@@ -10,21 +10,21 @@ import { lockGrantForRevocation, revokeGrant } from '../grants';
 import type { RunProvider } from './register';
 import { refuseUnstorableParameters } from './parameters';
 import { presentedClientId } from './token';
-import { oauthError, withBody } from './responses';
+import { InvalidClient, PayloadTooLarge } from '../errors';
+import { withBody } from './responses';
 
 export async function handleRevocation(request: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
   const text = await readLimitedBody(request, 64 * 1024);
-  if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
+  if (text === null) throw new PayloadTooLarge('invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
-  const refused = refuseUnstorableParameters(form);
-  if (refused) return refused;
+  refuseUnstorableParameters(form);
   const token = form.get('token');
   const forward = withBody(request, text, request.headers.get('content-type') ?? 'application/x-www-form-urlencoded');
   if (!token) return run(forward);
   // The provider authenticates the client inside the transaction below: a metadata-document client is
   // fetched now, with no database connection held (lib/db/transaction.ts).
   if (!(await metadataDocumentResolves(provider, presentedClientId(request, form)))) {
-    return oauthError(401, 'invalid_client', 'the client metadata document could not be fetched');
+    throw new InvalidClient('the client metadata document could not be fetched');
   }
 
   const where = {

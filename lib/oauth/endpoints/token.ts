@@ -26,7 +26,8 @@ import { revokeGrant } from '../grants';
 import { mcpResource, resourceParameter } from '../resource';
 import type { RunProvider } from './register';
 import { refuseUnstorableParameters } from './parameters';
-import { oauthError, withBody } from './responses';
+import { InvalidClient, InvalidTarget, PayloadTooLarge } from '../errors';
+import { withBody } from './responses';
 
 export const REFRESH_REPLAY_WINDOW_MS = 10_000;
 const REPLAY_MODEL = 'RefreshReplay';
@@ -36,14 +37,13 @@ type ReplayPayload = { clientId: string; sealed: string };
 
 export async function handleToken(request: Request, run: RunProvider, provider: Provider, ip: string): Promise<Response> {
   const text = await readLimitedBody(request, TOKEN_BODY_LIMIT);
-  if (text === null) return oauthError(413, 'invalid_request', 'the request body is too large');
+  if (text === null) throw new PayloadTooLarge('invalid_request', 'the request body is too large');
   const form = new URLSearchParams(text);
-  const refused = refuseUnstorableParameters(form);
-  if (refused) return refused;
+  refuseUnstorableParameters(form);
   // RFC 8707 §2: the resource is checked, and canonicalised, before the provider runs — the provider
   // resolves it only after it has consumed the code or refresh token.
   const resource = resourceParameter(form.getAll('resource'));
-  if (!resource.ok) return oauthError(400, 'invalid_target', `the only resource is ${mcpResource()}`);
+  if (!resource.ok) throw new InvalidTarget(`the only resource is ${mcpResource()}`);
   if (resource.resource) {
     form.delete('resource');
     form.set('resource', resource.resource);
@@ -52,11 +52,11 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   const clientId = presentedClientId(request, form);
   // A client an instance admin disabled gets nothing here, not even a repeat from the replay window
   // (the provider refuses it too, but after that window's answer and as if its token were stolen).
-  if (clientId && (await isDisabled(clientId))) return oauthError(401, 'invalid_client', 'client authentication failed');
+  if (clientId && (await isDisabled(clientId))) throw new InvalidClient('client authentication failed');
   // A metadata-document client is fetched now, outside the transaction: a slow document server must
   // never hold a database connection (lib/db/transaction.ts).
   if (!(await metadataDocumentResolves(provider, clientId))) {
-    return oauthError(401, 'invalid_client', 'the client metadata document could not be fetched');
+    throw new InvalidClient('the client metadata document could not be fetched');
   }
   const grantType = form.get('grant_type');
   const refreshToken = grantType === 'refresh_token' ? form.get('refresh_token') : null;
