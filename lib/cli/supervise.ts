@@ -7,6 +7,9 @@
 // - any other exit is a crash: restarted after 1 s, then 2, 4 … up to 30 s while the crashes keep coming,
 //   back to 1 s once a server has stayed up for a minute;
 // - restarts that never become ready stop after five in a row: npm start exits 1 rather than loop.
+// package.json runs this as `node --import tsx`, one process that receives SIGTERM itself. The tsx CLI
+// would relay the signal to a child and SIGKILL that child when it does not acknowledge within 30 ms:
+// under load the supervisor died that way and left its server running, orphaned.
 import { spawn, type SpawnOptions } from 'node:child_process';
 
 /** What a server prints once it answers requests (lib/server/startup.ts). */

@@ -122,7 +122,8 @@ describe('starting Gatehouse', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-supervised-'));
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    const start = spawn(process.execPath, [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'lib/cli/start.ts'], {
+    // As package.json's start script runs it: one process that receives the signal itself.
+    const start = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/start.ts'], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', GATEHOUSE_DIST_DIR: TEST_DIST_DIR, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, DEMO_PASSWORD: TEST_DEMO_PASSWORD },
       stdio: ['ignore', 'pipe', 'pipe'],
