@@ -10,7 +10,8 @@ import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
 import { revokeGrantsWhere } from '@/lib/oauth/grants';
 import { oauthProvider } from '@/lib/oauth/provider';
-import { classifyRedirectUri, refuseInvisibleCharacters, RegistrationError } from '@/lib/oauth/registration';
+import { InvalidRegistration } from '@/lib/oauth/errors';
+import { classifyRedirectUri, refuseInvisibleCharacters } from '@/lib/oauth/registration';
 import type { OrgAdmin } from './access';
 import { invalid, notFound } from './errors';
 
@@ -147,7 +148,7 @@ export async function registerConfidentialClient(
     input.redirectUris.forEach(classifyRedirectUri);
     refuseInvisibleCharacters({ client_name: input.name });
   } catch (error) {
-    if (error instanceof RegistrationError) throw invalid(`This client cannot be registered: ${error.description}.`);
+    if (error instanceof InvalidRegistration) throw invalid(`This client cannot be registered: ${error.description}.`);
     throw error;
   }
   const provider = await oauthProvider();

@@ -20,12 +20,6 @@ const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const SUPPORTED_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * @deprecated The registration errors are errors.ts's InvalidClientMetadata and InvalidRedirectUri; this
- * is their common base under its former name, for the callers outside the OAuth endpoints still using it.
- */
-export { InvalidRegistration as RegistrationError } from './errors';
-
 type Metadata = Record<string, unknown>;
 
 /** Returns the body to hand to the provider, or throws InvalidClientMetadata / InvalidRedirectUri. */

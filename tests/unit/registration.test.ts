@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeRegistration, RegistrationError, sameCredential, sameRedirectTargets } from '@/lib/oauth/registration';
+import { InvalidRegistration } from '@/lib/oauth/errors';
+import { normalizeRegistration, sameCredential, sameRedirectTargets } from '@/lib/oauth/registration';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 
 const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as { client: string; registration_body: Record<string, unknown> }[];
@@ -19,7 +20,7 @@ describe('registration normalization', () => {
   });
 
   it.each(['jwks_uri', 'sector_identifier_uri', 'request_uris'])('refuses %s, which would make Gatehouse fetch a URL', (field) => {
-    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: 'https://attacker.example/x' })).toThrow(RegistrationError);
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], [field]: 'https://attacker.example/x' })).toThrow(InvalidRegistration);
   });
 
   it.each([
