@@ -9,7 +9,7 @@ import { db } from '@/lib/db/client';
 import { inTransaction, type Tx } from '@/lib/db/transaction';
 import type { MembershipStatus, Role } from '@/lib/generated/prisma/enums';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { revokeGrantsWhere } from '@/lib/oauth/grants';
+import { revokeGrantsWhere } from '@/lib/grants/revoke';
 import { normalizeEmail } from '@/lib/people/accounts';
 import { deliverPasswordLink } from '@/lib/people/link-delivery';
 import { createPasswordLink, expireUnusedLinks, type IssuedLink } from '@/lib/people/password-links';

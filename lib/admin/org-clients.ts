@@ -8,7 +8,7 @@ import { inTransaction } from '@/lib/db/transaction';
 import type { AppPolicy, ClientDecision, ClientRegistration } from '@/lib/generated/prisma/enums';
 import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
-import { revokeGrantsWhere } from '@/lib/oauth/grants';
+import { revokeGrantsWhere } from '@/lib/grants/revoke';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { classifyRedirectUri, refuseInvisibleCharacters, RegistrationError } from '@/lib/oauth/registration';
 import type { OrgAdmin } from './access';

@@ -1,73 +1,11 @@
-// Grants: one person's approval of one client in one organization, with the scopes they ticked
-// (SPEC §1). The provider's Grant and Gatehouse's row are written and removed together.
-import type Provider from 'oidc-provider';
+// Revoking grants (SPEC §7): every token and code tied to a grant, the provider's Grant and Gatehouse's
+// row, with the audit event, in one transaction. `revokeConnection` is what the surfaces call, with the
+// one rule of who may (rules.ts); the others are for Gatehouse's own revocations (a client deleted or
+// blocked, a member removed, a token reused).
 import { recordAudit } from '@/lib/audit/events';
-import { database } from '@/lib/db/client';
-import { inTransaction, queries, type Tx } from '@/lib/db/transaction';
-import type { McpScope } from './scopes';
-
-export type Approval = {
-  personId: string;
-  orgId: string;
-  clientId: string;
-  scopes: McpScope[];
-  /** The canonical resource (resource.ts): the provider keys grants by it, and tokens are matched to it. */
-  resource: string;
-  /** OIDC scopes the client asked for (openid, profile, email, offline_access): granted alongside. */
-  oidcScopes: string[];
-  ip: string | null;
-};
-
-/**
- * Records an approval: the provider's Grant, Gatehouse's grant row and the audit event in one
- * transaction. An earlier grant of the same person to the same client in the same org is revoked.
- */
-export async function approveGrant(provider: Provider, approval: Approval): Promise<string> {
-  return inTransaction(async (tx) => {
-    // Two approvals of the same client by the same person in the same org (two tabs) take turns, so the
-    // second replaces the first instead of both staying live. (The embedded database runs one
-    // transaction at a time anyway.)
-    if (database().kind === 'postgres') {
-      const key = `${approval.personId}\n${approval.orgId}\n${approval.clientId}`;
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 11))`;
-    }
-    const previous = await tx.grant.findMany({
-      where: { personId: approval.personId, orgId: approval.orgId, clientId: approval.clientId, revokedAt: null },
-      select: { id: true },
-    });
-    for (const { id } of previous) {
-      await revokeGrantIn(tx, { grantId: id, byPersonId: approval.personId, reason: 'replaced', ip: approval.ip });
-    }
-
-    const grant = new provider.Grant({ accountId: approval.personId, clientId: approval.clientId });
-    if (approval.oidcScopes.length) grant.addOIDCScope(approval.oidcScopes.join(' '));
-    grant.addResourceScope(approval.resource, approval.scopes.join(' '));
-    const grantId = await grant.save(); // through the adapter, inside this transaction
-
-    await tx.grant.create({
-      data: {
-        id: grantId,
-        personId: approval.personId,
-        orgId: approval.orgId,
-        clientId: approval.clientId,
-        scopes: approval.scopes,
-      },
-    });
-    await recordAudit(
-      {
-        type: 'consent.granted',
-        orgId: approval.orgId,
-        actorPersonId: approval.personId,
-        clientId: approval.clientId,
-        grantId,
-        ip: approval.ip,
-        data: { scopes: approval.scopes, replaced: previous.map(({ id }) => id) },
-      },
-      tx,
-    );
-    return grantId;
-  });
-}
+import { db } from '@/lib/db/client';
+import { inTransaction, type Tx } from '@/lib/db/transaction';
+import { mayRevoke, mayRevokeAllInOrg, revokeReason, type GrantActor } from './rules';
 
 export type Revocation = {
   grantId: string;
@@ -114,7 +52,8 @@ export async function revokeGrantsWhere(
   });
 }
 
-async function revokeGrantIn(tx: Tx, revocation: Revocation): Promise<boolean> {
+/** The revocation inside a transaction the caller holds (approve.ts replaces an earlier grant with it). */
+export async function revokeGrantIn(tx: Tx, revocation: Revocation): Promise<boolean> {
   // Taking the row lock first serializes with a token request for this grant (see adapter.ts): either it
   // finished before and its tokens are deleted below, or it waits and then finds the grant revoked.
   const updated = await tx.grant.updateMany({
@@ -140,18 +79,28 @@ async function revokeGrantIn(tx: Tx, revocation: Revocation): Promise<boolean> {
   return true;
 }
 
-/** Whether a grant is live, read inside the caller's transaction with a share lock on its row. */
-export async function lockLiveGrant(grantId: string): Promise<boolean> {
-  const rows = await queries().$queryRaw<{ revoked_at: Date | null }[]>`
-    SELECT revoked_at FROM grants WHERE id = ${grantId} FOR SHARE`;
-  return rows.length === 1 && rows[0]!.revoked_at === null;
+/** What a surface's revocation came to; each surface words it for its own wire. */
+export type RevokeOutcome =
+  | { kind: 'revoked' | 'already_revoked'; grant: { id: string; clientId: string; clientName: string } }
+  /** No such grant, or one the actor may not revoke: the same answer. */
+  | { kind: 'unknown' };
+
+/** Revokes one grant for a person or an org's member, if rules.ts lets them. */
+export async function revokeConnection(actor: GrantActor, grantId: string, ip: string | null): Promise<RevokeOutcome> {
+  const grant = await db().grant.findUnique({
+    where: { id: grantId },
+    select: { id: true, personId: true, orgId: true, clientId: true, client: { select: { name: true } } },
+  });
+  if (!grant || !mayRevoke(actor, grant)) return { kind: 'unknown' };
+  const revoked = await revokeGrant({ grantId: grant.id, byPersonId: actor.personId, reason: revokeReason(actor, grant), ip });
+  return {
+    kind: revoked ? 'revoked' : 'already_revoked',
+    grant: { id: grant.id, clientId: grant.clientId, clientName: grant.client.name ?? grant.clientId },
+  };
 }
 
-/**
- * Takes a grant's row lock for a revocation that the provider starts itself (/oauth/revoke deletes the
- * tokens before revokeGrant runs): a token request holding the grant (lockLiveGrant) finishes first, or
- * waits and then finds it revoked — instead of each waiting on the other's rows until one is aborted.
- */
-export async function lockGrantForRevocation(grantId: string): Promise<void> {
-  await queries().$queryRaw`SELECT id FROM grants WHERE id = ${grantId} FOR UPDATE`;
+/** Revokes every live grant of one client in the actor's org; returns how many (none for whoever may not). */
+export async function revokeClientInOrg(actor: GrantActor, clientId: string, ip: string | null): Promise<number> {
+  if (!mayRevokeAllInOrg(actor)) return 0;
+  return revokeGrantsWhere({ clientId, orgId: actor.orgId }, { byPersonId: actor.personId, reason: 'org_admin', ip });
 }

@@ -12,7 +12,7 @@ import { queries } from '@/lib/db/transaction';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { hashClientSecretInPayload } from './client-secrets';
 import { isDisabled } from './clients';
-import { lockLiveGrant } from './grants';
+import { lockLiveGrant } from '@/lib/grants/locks';
 import { orUnavailable } from './unavailable';
 
 /** Models whose id is a bearer credential. DeviceCode stays plain: it is looked up by user code. */

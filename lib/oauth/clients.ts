@@ -1,7 +1,7 @@
 // Gatehouse's own record of each client (SPEC §1): every client has one, CIMD ones included.
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction, queries, type Tx } from '@/lib/db/transaction';
-import { revokeGrantsWhere } from './grants';
+import { revokeGrantsWhere } from '@/lib/grants/revoke';
 
 export function clientRecord(clientId: string) {
   return queries().oAuthClient.findUnique({ where: { clientId } });
