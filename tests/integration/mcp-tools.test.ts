@@ -168,14 +168,14 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
       await query(`INSERT INTO grants (id, person_id, org_id, client_id, scopes) SELECT 'bulk-grant-' || i, 'bulk-' || i, ${acme}, $1, ARRAY['mcp:read'] FROM generate_series(1, 200) AS i`, [client.client_id]);
     }));
     try {
-      const members = (await call(owner, 'list_members')).body!.result;
-      expect(members.structuredContent.members).toHaveLength(1000);
-      expect(members.structuredContent.truncated).toBe(true);
+      const members = await call(owner, 'list_members');
+      expect(members.body!.result.structuredContent.members).toHaveLength(1000);
+      expect(members.body!.result.structuredContent.truncated).toBe(true);
       expect(textOf(members)).toMatch(/^1000 member\(s\) of Acme:/);
       expect(textOf(members)).toMatch(/Only the first 1000 by name are listed: there are more\.$/);
-      const apps = (await call(owner, 'list_connected_apps')).body!.result;
-      expect(apps.structuredContent.apps).toHaveLength(200);
-      expect(apps.structuredContent.truncated).toBe(true);
+      const apps = await call(owner, 'list_connected_apps');
+      expect(apps.body!.result.structuredContent.apps).toHaveLength(200);
+      expect(apps.body!.result.structuredContent.truncated).toBe(true);
       expect(textOf(apps)).toMatch(/Only the newest 200 are listed: there are more\.$/);
       // A member sees only their own, well under the bound.
       expect((await call(member, 'list_connected_apps')).body!.result.structuredContent.truncated).toBe(false);
