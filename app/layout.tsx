@@ -7,6 +7,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Gatehouse', template: '%s · Gatehouse' },
   description: 'Sign in and decide which apps may act for you.',
+  icons: { icon: { url: '/favicon.svg', type: 'image/svg+xml' } },
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
@@ -23,7 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-4 sm:px-6">
-            <span aria-hidden className="inline-block h-3 w-3 rounded-sm bg-brand" />
+            <img src="/logo.svg" alt="" width={12} height={12} className="h-3 w-3" />
             <a href="/" className="font-semibold tracking-tight focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
               Gatehouse
             </a>

@@ -1,4 +1,4 @@
-// The benchmark's results as a Markdown table (for the README) and JSON (for comparisons over time).
+// The benchmark's results as a Markdown table (for docs/performance.md) and JSON (for comparisons over time).
 import { cpus, totalmem } from 'node:os';
 import type { Percentiles } from './floor';
 import type { Measurement } from './measure';

@@ -99,6 +99,195 @@ const schema = z
     }
   });
 
+/** The variables the schema above validates, in its order. */
+export const VALIDATED_VARIABLES = Object.keys(schema.shape);
+
+/**
+ * What each variable means, written once: the README's configuration table is generated from this list
+ * (`npm run docs:readme`, checked by tests/unit/readme.test.ts). `readBy` says who reads a variable: the
+ * server (validated by the schema above), the npm tools only, or the tests only.
+ */
+export type ConfigurationEntry = {
+  name: string;
+  default: string;
+  description: string;
+  readBy: 'server' | 'tools' | 'tests';
+};
+
+export const CONFIGURATION: readonly ConfigurationEntry[] = [
+  { name: 'PORT', default: '`3000`', readBy: 'server', description: 'Port to listen on.' },
+  {
+    name: 'HOST',
+    default: '`127.0.0.1` if `PUBLIC_URL` is on loopback, else `0.0.0.0`',
+    readBy: 'server',
+    description: 'Address to listen on: the demo is not exposed to the network unless you ask.',
+  },
+  {
+    name: 'PUBLIC_URL',
+    default: '`http://localhost:$PORT`',
+    readBy: 'server',
+    description:
+      'The origin people and clients use (no path): the OAuth `issuer` and the base of every URL. Request headers never change it. `https://` makes cookies `Secure`; cloud clients need a public `https://` one.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '*(embedded)*',
+    readBy: 'server',
+    description: '`postgresql://…`. Unset: PostgreSQL embedded in the process (PGlite), kept in `DATA_DIR`.',
+  },
+  {
+    name: 'DATA_DIR',
+    default: '`./.data`',
+    readBy: 'server',
+    description: 'The embedded database and its generated secret; one process at a time.',
+  },
+  {
+    name: 'AUTH_SECRET',
+    default: '*(embedded: generated into `DATA_DIR`)*',
+    readBy: 'server',
+    description:
+      'At least 32 characters, **required with `DATABASE_URL`**, the same on every instance: signs sessions and seals the stored keys (`openssl rand -base64 48`).',
+  },
+  {
+    name: 'REDIS_URL',
+    default: '*(unset)*',
+    readBy: 'server',
+    description: '`redis://…`: instances share the `/mcp` budgets through it; while it is unreachable each counts its own.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: '`false`',
+    readBy: 'server',
+    description: "`true` behind a reverse proxy: the client address is the proxy's last `X-Forwarded-For` hop.",
+  },
+  {
+    name: 'MCP_ALLOWED_ORIGINS',
+    default: '*(unset)*',
+    readBy: 'server',
+    description: "Comma-separated browser origins allowed to call `/mcp` besides `PUBLIC_URL`'s and loopback.",
+  },
+  {
+    name: 'MCP_RATE_LIMIT_PER_MINUTE',
+    default: '`120`',
+    readBy: 'server',
+    description: '`/mcp` requests per grant per minute, then 429 with `Retry-After`.',
+  },
+  {
+    name: 'MCP_UNAUTHENTICATED_RATE_LIMIT',
+    default: '`60`',
+    readBy: 'server',
+    description: '`/mcp` requests without a valid token per client address per minute (per instance), then 429.',
+  },
+  {
+    name: 'REGISTRATION_RATE_LIMIT',
+    default: '`60`',
+    readBy: 'server',
+    description: 'Client registrations per IP address per minute (per instance). Claude registers twice per connection.',
+  },
+  {
+    name: 'CIMD',
+    default: '`on`',
+    readBy: 'server',
+    description: '`off` stops accepting and advertising Client ID Metadata Documents (no outbound HTTPS).',
+  },
+  {
+    name: 'CALL_LOG_RETENTION_DAYS',
+    default: '`30`',
+    readBy: 'server',
+    description: 'Days the `/mcp` call log is kept.',
+  },
+  {
+    name: 'SWEEP_INTERVAL_SECONDS',
+    default: '`600`',
+    readBy: 'server',
+    description: 'How often expired records, old call-log rows and clients unused for 24 h are removed (one instance sweeps).',
+  },
+  {
+    name: 'KEY_RELOAD_SECONDS',
+    default: '`60`',
+    readBy: 'server',
+    description: 'How often each instance picks up rotated signing and cookie keys, without a restart.',
+  },
+  {
+    name: 'DEMO_PASSWORD',
+    default: '`gatehouse-demo`',
+    readBy: 'server',
+    description: "The demo people's password; must be changed to seed PostgreSQL.",
+  },
+  {
+    name: 'SMTP_URL',
+    default: '*(unset: no email)*',
+    readBy: 'server',
+    description: '`smtp://user:password@host:587` or `smtps://…`, with `SMTP_FROM`: invitation and reset links are also emailed.',
+  },
+  {
+    name: 'SMTP_FROM',
+    default: '*(unset)*',
+    readBy: 'server',
+    description: 'The sender, e.g. `Gatehouse <gatehouse@example.com>`; with `SMTP_URL`.',
+  },
+  {
+    name: 'OAUTH_SIGNING_KEYS',
+    default: '*(unset: generated, stored)*',
+    readBy: 'server',
+    description: 'A JSON array (or JWKS) of private JWKs including an RSA key, with `OAUTH_COOKIE_KEYS`.',
+  },
+  {
+    name: 'OAUTH_COOKIE_KEYS',
+    default: '*(unset: generated, stored)*',
+    readBy: 'server',
+    description: 'Comma-separated cookie secrets of at least 32 characters, with `OAUTH_SIGNING_KEYS`.',
+  },
+  {
+    name: 'NODE_ENV',
+    default: '`production`',
+    readBy: 'server',
+    description: '`development` under `npm run dev`; set by the tools, not by hand.',
+  },
+  {
+    name: 'NEXTAUTH_URL',
+    default: '`PUBLIC_URL`',
+    readBy: 'server',
+    description: 'Written by Gatehouse from `PUBLIC_URL` for next-auth; a value you set is replaced.',
+  },
+  {
+    name: 'NEW_AUTH_SECRET',
+    default: '*(unset)*',
+    readBy: 'tools',
+    description: 'The new secret for `npm run secret:rotate`.',
+  },
+  {
+    name: 'NODE_OPTIONS',
+    default: '*(unset)*',
+    readBy: 'tools',
+    description: 'A `--max-old-space-size` here replaces the server\'s default of 256 MB.',
+  },
+  {
+    name: 'GATEHOUSE_DIST_DIR',
+    default: '`.next`',
+    readBy: 'tools',
+    description: 'The build folder `npm start` and `next.config.mjs` use (the tests build into `.next-test`).',
+  },
+  {
+    name: 'GATEHOUSE_MIGRATIONS_DIR',
+    default: '`./prisma/migrations`',
+    readBy: 'tools',
+    description: 'Where the server reads migrations; `npm start` sets it, since the server runs in its build folder.',
+  },
+  {
+    name: 'GATEHOUSE_TEST_CIMD_LOOPBACK_ORIGINS',
+    default: '*(unset)*',
+    readBy: 'tests',
+    description: 'Loopback `https` origins metadata documents may be fetched from, in tests only.',
+  },
+  {
+    name: 'GATEHOUSE_TEST_CIMD_ACKNOWLEDGE',
+    default: '*(unset)*',
+    readBy: 'tests',
+    description: 'The acknowledgement the setting above requires.',
+  },
+];
+
 export type Env = {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;

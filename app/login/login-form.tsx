@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { FormAlert } from '@/app/components/form-alert';
 import { TextField } from '@/app/components/text-field';
 
 export function LoginForm({ callbackPath, initialError }: { callbackPath: string; initialError: string | null }) {
@@ -40,11 +41,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
     <form onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" noValidate>
       <TextField name="email" label="Email" type="email" autoComplete="username" />
       <TextField name="password" label="Password" type="password" autoComplete="current-password" />
-      {error ? (
-        <p id="login-error" role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert id="login-error" message={error} />
       <button
         type="submit"
         disabled={pending}

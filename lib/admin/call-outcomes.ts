@@ -1,37 +1,58 @@
-// The outcome categories the console charts and filters the call log by, as one table over the outcome
-// values /mcp writes (lib/mcp/endpoint.ts, dispatch.ts, refusals.ts):
-//   ok, notification                    → the call was served
-//   refused_scope                       → a tool refused in band: the connection lacks the scope
-//   refused_role, restricted            → a tool refused in band: the role, or an admin's restriction
-//   rate_limited                        → 429, the grant's budget is spent
-//   unauthorized                        → 401 (token missing, bad, expired or revoked)
-//   forbidden                           → 403 (Origin, scope step-up of reads and lists, membership, plan)
-//   anything else                       → other errors: invalid_arguments, unknown_tool, tool_error,
-//                                         method_not_found, bad_request, jsonrpc_error, error, aborted
-//                                         (the client went away mid-body), unavailable
-// A request refused before its grant is known (no valid token, foreign Origin, wrong method) carries
-// no org: it is counted in the server log, not written (lib/audit/call-log.ts).
+// The outcome categories the console charts and filters the call log by: one table (CATEGORY_OF) over
+// the outcomes /mcp records (CALL_OUTCOMES in lib/mcp/call-outcome.ts), which must name each of them.
+// A request refused before its grant is known (no valid token, foreign Origin, wrong method) carries no
+// org: it is counted in the server log, not written (lib/audit/call-log.ts). A 403 after the grant was
+// found (removed member, inactive plan) does carry one (lib/mcp/caller.ts) and is written.
 import { Prisma } from '@/lib/generated/prisma/client';
+import { CALL_OUTCOMES, type CallOutcome } from '@/lib/mcp/call-outcome';
 
-export const OUTCOME_CATEGORIES = [
-  { key: 'ok', label: 'OK', outcomes: ['ok', 'notification'] },
-  { key: 'refused_scope', label: 'Refused: scope', outcomes: ['refused_scope'] },
-  { key: 'refused_role', label: 'Refused: role or restriction', outcomes: ['refused_role', 'restricted'] },
-  { key: 'rate_limited', label: 'Rate-limited', outcomes: ['rate_limited'] },
-  { key: 'unauthorized', label: '401 Unauthorized', outcomes: ['unauthorized'] },
-  { key: 'forbidden', label: '403 Forbidden', outcomes: ['forbidden'] },
-  { key: 'other', label: 'Other errors', outcomes: [] },
-] as const satisfies readonly { key: string; label: string; outcomes: readonly string[] }[];
+const CATEGORIES = [
+  { key: 'ok', label: 'OK' },
+  { key: 'refused_scope', label: 'Refused: scope' },
+  { key: 'refused_role', label: 'Refused: role or restriction' },
+  { key: 'rate_limited', label: 'Rate-limited' },
+  { key: 'unauthorized', label: '401 Unauthorized' },
+  { key: 'forbidden', label: '403 Forbidden' },
+  { key: 'other', label: 'Other errors' },
+] as const;
 
-export type OutcomeCategory = (typeof OUTCOME_CATEGORIES)[number]['key'];
+/** The category of every outcome /mcp records: a new outcome without one does not compile. */
+const CATEGORY_OF = {
+  ok: 'ok',
+  notification: 'ok',
+  refused_scope: 'refused_scope',
+  refused_role: 'refused_role',
+  restricted: 'refused_role',
+  rate_limited: 'rate_limited',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  invalid_arguments: 'other',
+  unknown_tool: 'other',
+  tool_error: 'other',
+  method_not_found: 'other',
+  bad_request: 'other',
+  jsonrpc_error: 'other',
+  unavailable: 'other',
+  error: 'other',
+  aborted: 'other',
+} as const satisfies Record<CallOutcome, (typeof CATEGORIES)[number]['key']>;
+
+/** The categories in display order, each with the outcomes it counts ("other" also counts unknown values). */
+export const OUTCOME_CATEGORIES = CATEGORIES.map((category) => ({
+  ...category,
+  outcomes: CALL_OUTCOMES.filter((outcome) => CATEGORY_OF[outcome] === category.key && category.key !== 'other'),
+}));
+
+export type OutcomeCategory = (typeof CATEGORIES)[number]['key'];
 
 export const OUTCOME_CATEGORY_KEYS = OUTCOME_CATEGORIES.map((category) => category.key) as [OutcomeCategory, ...OutcomeCategory[]];
 
 const NAMED = OUTCOME_CATEGORIES.filter((category) => category.outcomes.length > 0);
 const NAMED_OUTCOMES: string[] = NAMED.flatMap((category) => [...category.outcomes]);
 
+/** The category of a recorded outcome; a value written by an older version counts as "other". */
 export function outcomeCategory(outcome: string): OutcomeCategory {
-  return NAMED.find((category) => (category.outcomes as readonly string[]).includes(outcome))?.key ?? 'other';
+  return Object.hasOwn(CATEGORY_OF, outcome) ? CATEGORY_OF[outcome as CallOutcome] : 'other';
 }
 
 export function outcomeCategoryLabel(key: OutcomeCategory): string {

@@ -13,6 +13,7 @@
 // unnested): Prisma compiles a createMany of a few hundred rows on the event loop, which took 50–100 ms
 // once a second under load and showed as the /mcp p99.
 import { db, queryRows } from '@/lib/db/client';
+import type { CallOutcome } from '@/lib/mcp/call-outcome';
 
 export type CallRecord = {
   at: Date;
@@ -22,7 +23,7 @@ export type CallRecord = {
   grantId: string | null;
   method: string | null;
   toolName: string | null;
-  outcome: string;
+  outcome: CallOutcome;
   httpStatus: number;
   latencyMs: number;
   protocolVersion: string | null;

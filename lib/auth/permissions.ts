@@ -22,12 +22,13 @@ const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 /** Permissions that make someone an admin of the org: any of them opens the console. */
 export const CONSOLE_PERMISSIONS: readonly Permission[] = ['apps:manage', 'members:manage', 'audit:read', 'plan:manage'];
 
+/** A role's permissions; a value that is no role (a database written by a newer version) has none. */
 export function permissionsOf(role: Role): readonly Permission[] {
-  return ROLE_PERMISSIONS[role];
+  return Object.hasOwn(ROLE_PERMISSIONS, role) ? ROLE_PERMISSIONS[role] : [];
 }
 
 export function roleCan(role: Role, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
+  return permissionsOf(role).includes(permission);
 }
 
 /** Anyone acting in an org: an /mcp caller or a console user. */

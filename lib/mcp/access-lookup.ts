@@ -1,7 +1,7 @@
 // Everything one /mcp call needs to know about its caller, in one statement: the access token's row,
 // and the grant, client, person, membership, organization and the org's tool restrictions it leads to.
-// This replaces the provider's token lookup plus six Prisma reads in five round trips (the performance
-// issue's hot path), and reads the same rows every time: nothing here is cached across requests, so a
+// One round trip instead of the provider's token lookup plus six reads in five (the hot path measured in
+// docs/performance.md), and it reads the same rows every time: nothing here is cached across requests, so a
 // revocation, a deactivation or a role change bites on the very next call, on any instance.
 //
 // The rows are only read here; deciding what they allow is caller.ts's job (callerFrom), so that the

@@ -2,6 +2,7 @@
 // Protocol errors are thrown as McpError; tool refusals come back in band (HTTP 200, isError: true).
 import { z } from 'zod';
 import { isMcpScope } from '@/lib/oauth/scopes';
+import type { CallOutcome } from './call-outcome';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 import { JSON_RPC, McpError } from './errors';
@@ -19,7 +20,7 @@ export type Dispatched = {
   headers?: Record<string, string>;
   toolName?: string;
   /** For the call log: ok, tool_error, refused_scope, refused_role, restricted, invalid_arguments… */
-  outcome: string;
+  outcome: CallOutcome;
 };
 
 const CAPABILITIES = {

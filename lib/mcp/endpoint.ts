@@ -11,6 +11,7 @@ import { isRequestAborted, readLimitedBody } from '@/lib/http/body';
 import { clientAddress } from '@/lib/http/client-address';
 import { addressKey, FixedWindowLimiter } from '@/lib/rate-limit/fixed-window';
 import { mcpRequestsPerWindow, takeFromGrantBudget } from '@/lib/rate-limit/grant-limiter';
+import { outcomeOfError, type CallOutcome } from './call-outcome';
 import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
 import { dispatch } from './dispatch';
@@ -31,7 +32,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const context: CallContext = { started: performance.now(), caller: null, message: null, rules: null, traceId: null };
   const origin = request.headers.get('origin');
   let response: Response;
-  let outcome = 'ok';
+  let outcome: CallOutcome = 'ok';
   let toolName: string | null = null;
   let subject: CallSubject | null = null;
   try {
@@ -67,7 +68,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   } catch (error) {
     let failure = error instanceof McpError ? error : internalError(error);
     if (failure.httpStatus === 401 && !failure.options.subject) failure = limitUnauthenticated(request) ?? failure;
-    outcome = isRequestAborted(error) ? 'aborted' : outcomeOf(failure);
+    outcome = isRequestAborted(error) ? 'aborted' : outcomeOfError(failure);
     response = jsonRpcError(idOf(context.message), failure);
     subject = failure.options.subject ?? null;
   }
@@ -105,25 +106,6 @@ function finish(response: Response, request: Request, context: CallContext): voi
   for (const [name, value] of Object.entries(corsHeaders(request.headers.get('origin')))) response.headers.set(name, value);
   if (context.rules) response.headers.set('MCP-Protocol-Version', context.rules.version);
   response.headers.set('Cache-Control', 'no-store');
-}
-
-function outcomeOf(error: McpError): string {
-  switch (error.httpStatus) {
-    case 401:
-      return 'unauthorized';
-    case 403:
-      return 'forbidden';
-    case 429:
-      return 'rate_limited';
-    case 404:
-      return 'method_not_found';
-    case 500:
-      return 'error';
-    case 503:
-      return 'unavailable';
-    default:
-      return error.httpStatus >= 400 ? 'bad_request' : 'jsonrpc_error';
-  }
 }
 
 const holder = globalThis as unknown as { gatehouseUnauthenticatedMcpLimiter?: FixedWindowLimiter };

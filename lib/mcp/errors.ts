@@ -1,5 +1,5 @@
 // JSON-RPC errors as typed values: each carries its JSON-RPC code, the HTTP status it is sent with, and
-// any headers. `toResponse` in respond.ts is the one place they become bytes on the wire.
+// any headers. `jsonRpcError` in respond.ts is the one place they become bytes on the wire.
 export const JSON_RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,

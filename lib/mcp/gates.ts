@@ -38,7 +38,9 @@ export function refuseToolData(caller: Caller, tool: ToolDefinition, what: strin
  */
 export function listsToolData(caller: Caller, tool: ToolDefinition): boolean {
   const refusal = toolAccess(caller, tool);
-  return !refusal || refusal.kind === 'refused_scope';
+  if (!refusal) return true;
+  // Only the scope: with it granted, the data would be given (else the step-up ends in a role refusal).
+  return refusal.kind === 'refused_scope' && tool.scope !== null && toolAccess({ ...caller, scopes: [...caller.scopes, tool.scope] }, tool) === null;
 }
 
 export async function passGates(caller: Caller, tool: ToolDefinition, args: unknown): Promise<GateOutcome> {

@@ -23,7 +23,7 @@ export function checkVersionRules(rules: VersionRules, headers: Headers, message
   if (rules.requiresRequestMeta && isRequest) {
     const version = meta['io.modelcontextprotocol/protocolVersion'];
     const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
-    if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null) {
+    if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
       throw new McpError(
         JSON_RPC.INVALID_PARAMS,
         'Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities',
@@ -56,12 +56,21 @@ function checkHeader(headers: Headers, name: string, expected: string, required:
   if (value !== expected) throw mismatch(`Header mismatch: ${name} header value '${value}' does not match body value '${expected}'`);
 }
 
-/** Values that are not header-safe travel as =?base64?…?= (MCP 2026-07-28, Streamable HTTP). */
+/**
+ * Values that are not header-safe travel as =?base64?…?=, Base64 (standard alphabet) of their UTF-8 bytes
+ * (MCP 2026-07-28, Streamable HTTP). Anything wearing the markers is encoded — clients encode a value that
+ * merely looks like them — so a payload that is no such encoding is refused, not compared as text. Buffer
+ * decodes leniently (it stops at a bad character, replaces bad UTF-8), hence the round trip and fatal decoder.
+ */
 function decodeHeaderValue(raw: string): string | null {
-  const encoded = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(raw.trim());
-  if (!encoded) return raw.trim();
+  const value = raw.trim();
+  if (value.length < 11 || !value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
+  const payload = value.slice(9, -2);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) return null;
+  const bytes = Buffer.from(payload, 'base64');
+  if (bytes.toString('base64').replace(/=+$/, '') !== payload.replace(/=+$/, '')) return null;
   try {
-    return Buffer.from(encoded[1]!, 'base64').toString('utf8');
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return null;
   }
@@ -71,8 +80,10 @@ function mismatch(message: string): McpError {
   return new McpError(JSON_RPC.HEADER_MISMATCH, message, 400);
 }
 
+/** W3C Trace Context §3.2.2: version ff, an all-zero trace-id or parent-id make the traceparent invalid, to be ignored. */
 function traceIdOf(traceparent: unknown): string | null {
   if (typeof traceparent !== 'string') return null;
-  const match = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/.exec(traceparent.trim());
-  return match && !/^0+$/.test(match[1]!) ? match[1]! : null;
+  const match = /^([\da-f]{2})-([\da-f]{32})-([\da-f]{16})-[\da-f]{2}$/.exec(traceparent.trim());
+  if (!match || match[1] === 'ff' || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return null;
+  return match[2]!;
 }

@@ -1,10 +1,12 @@
 // In-band refusals of tool calls (SPEC §6): HTTP 200 with `isError: true`, worded for the model to relay
 // to the person. A 403 would be swallowed by the client's HTTP layer; this reaches the conversation.
 import { MCP_SCOPES, type McpScope } from '@/lib/oauth/scopes';
+import type { CallOutcome } from './call-outcome';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 
-export type RefusalKind = 'refused_scope' | 'refused_role' | 'restricted' | 'invalid_arguments' | 'unknown_tool' | 'tool_error';
+/** The call outcomes of in-band refusals. */
+export type RefusalKind = Extract<CallOutcome, 'refused_scope' | 'refused_role' | 'restricted' | 'invalid_arguments' | 'unknown_tool' | 'tool_error'>;
 
 export type Refusal = { kind: RefusalKind; text: string; headers?: Record<string, string> };
 

@@ -16,7 +16,11 @@ if (missing.length) console.log(`README walk-through skipped: ${missing.join(', 
 
 function walkthroughBlocks(): string[] {
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Walk through the OAuth flow and /mcp with curl'), readme.indexOf('### OAuth behaviour in short'));
+  const start = readme.indexOf('## Walk through the OAuth flow and /mcp with curl');
+  expect(start).toBeGreaterThanOrEqual(0);
+  // The section runs to the next top-level heading.
+  const next = readme.indexOf('\n## ', start + 3);
+  const section = readme.slice(start, next < 0 ? undefined : next);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 

@@ -1,4 +1,4 @@
-// Screenshots of the main pages for docs/screenshots/ (shown in the README). Browser tests take them
+// Screenshots of the main pages for docs/screenshots/ (shown in docs/console.md). Browser tests take them
 // along their main path; they are written only by `npm run screenshots`, so an ordinary test run never
 // changes the working tree.
 import { mkdirSync } from 'node:fs';

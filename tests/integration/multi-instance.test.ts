@@ -1,7 +1,7 @@
 // Several instances sharing PostgreSQL and Redis behave as one (SPEC §6, issue "Done when"): they start
 // together, honour each other's tokens, share the rate-limit budget and the refresh replay window, see
 // each other's revocations at once, and only one of them sweeps. When Redis goes away, /mcp keeps
-// answering and each instance counts budgets on its own (README "Running several instances").
+// answering and each instance counts budgets on its own (docs/operations.md, "Several instances").
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,7 +205,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
         Array.from({ length: 260 }, (_, index) => postMcp(index % 2 ? second.url : first.url, tokens.access_token, rpc('ping'))),
       );
       expect(Date.now() - started).toBeLessThan(20_000);
-      // One budget of 120 on each instance: the degradation the README documents, never an error.
+      // One budget of 120 on each instance: the degradation docs/operations.md documents, never an error.
       const byInstance = [0, 1].map((parity) => replies.filter((_, index) => index % 2 === parity).map((reply) => reply.status));
       for (const statuses of byInstance) {
         expect(statuses.filter((status) => status === 200)).toHaveLength(120);

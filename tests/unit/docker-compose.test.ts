@@ -1,5 +1,5 @@
 // docker-compose.yml's `replicas` profile is the documented shape of a load-balanced installation
-// (README "Running several instances"): two instances sharing everything that must be shared, reachable
+// (docs/operations.md, "Several instances"): two instances sharing everything that must be shared, reachable
 // only through a reverse proxy whose configuration sends to both and forwards what Gatehouse reads.
 // Docker cannot run here, so the file is checked as Compose would read it (YAML anchors and merges
 // resolved) and the proxy configuration as nginx would.

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { FormAlert, fieldError, formError } from '@/app/components/form-alert';
 import { TextField } from '@/app/components/text-field';
 import { setPasswordAction } from './actions';
 
@@ -19,19 +20,14 @@ export function SetPasswordForm({ token }: { token: string }) {
       </div>
     );
   }
-  const errorFor = (field: 'password' | 'confirm') => (state && !state.ok && 'field' in state && state.field === field ? state.error : null);
-  // About the link, or a refusal of the whole request (which names no field).
-  const formError = state && !state.ok && (!('field' in state) || state.field === 'link') ? state.error : null;
+  const errorFor = (field: 'password' | 'confirm') => fieldError(state, field);
   return (
     <form action={action} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <input type="hidden" name="token" value={token} />
       <TextField type="password" name="password" label="New password" autoComplete="new-password" error={errorFor('password')} hint="At least 12 characters." />
       <TextField type="password" name="confirm" label="Repeat the new password" autoComplete="new-password" error={errorFor('confirm')} />
-      {formError ? (
-        <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      {/* About the link, or a refusal of the whole request (which names no field). */}
+      <FormAlert message={formError(state, ['link'])} />
       <button
         type="submit"
         disabled={pending}

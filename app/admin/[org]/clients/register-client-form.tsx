@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
+import { FormAlert } from '@/app/components/form-alert';
 import { useToast } from '@/app/components/toast';
 import type { RegisteredClient } from '@/lib/admin/org-clients';
 import { inputClass } from '../../components';
@@ -63,11 +64,7 @@ export function RegisterClientForm({ org }: { org: string }) {
               One per line; exact match is required at authorization.
             </p>
           </div>
-          {error ? (
-            <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-              {error}
-            </p>
-          ) : null}
+          <FormAlert message={error} />
           <button type="submit" disabled={pending} className={buttonClass('primary')}>
             {pending ? 'Registering…' : 'Register client'}
           </button>
