@@ -87,23 +87,25 @@ export type Page<T> = {
 };
 
 /**
- * One page of PAGE_SIZE rows, newest first. `read` runs the filtered query restricted to an id range,
- * in the given order; it is also asked for one row on the other side to know whether there is a page.
+ * One page of `size` rows (PAGE_SIZE on a console page), newest first. `read` runs the filtered query
+ * restricted to an id range, in the given order; it is also asked for one row on the other side to know
+ * whether there is a page. The console pages and the read_audit_log tool page with it alike.
  */
 export async function pageByKeyset<T extends { id: bigint }>(
   cursor: Cursor,
   read: (ids: IdRange, order: 'asc' | 'desc', take: number) => Promise<T[]>,
+  size = PAGE_SIZE,
 ): Promise<Page<T>> {
   if (cursor.after) {
-    const fetched = await read({ gt: BigInt(cursor.after) }, 'asc', PAGE_SIZE + 1);
-    const rows = fetched.slice(0, PAGE_SIZE).reverse();
+    const fetched = await read({ gt: BigInt(cursor.after) }, 'asc', size + 1);
+    const rows = fetched.slice(0, size).reverse();
     const hasOlder = rows.length > 0 && (await read({ lt: rows.at(-1)!.id }, 'desc', 1)).length > 0;
-    return page(rows, fetched.length > PAGE_SIZE, hasOlder);
+    return page(rows, fetched.length > size, hasOlder);
   }
-  const fetched = await read(cursor.before ? { lt: BigInt(cursor.before) } : {}, 'desc', PAGE_SIZE + 1);
-  const rows = fetched.slice(0, PAGE_SIZE);
+  const fetched = await read(cursor.before ? { lt: BigInt(cursor.before) } : {}, 'desc', size + 1);
+  const rows = fetched.slice(0, size);
   const hasNewer = Boolean(cursor.before) && rows.length > 0 && (await read({ gt: rows[0]!.id }, 'asc', 1)).length > 0;
-  return page(rows, hasNewer, fetched.length > PAGE_SIZE);
+  return page(rows, hasNewer, fetched.length > size);
 }
 
 function page<T extends { id: bigint }>(rows: T[], hasNewer: boolean, hasOlder: boolean): Page<T> {

@@ -8,7 +8,7 @@ import { inTransaction } from '@/lib/db/transaction';
 import type { AppPolicy, ClientDecision, ClientRegistration } from '@/lib/generated/prisma/enums';
 import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
-import { revokeGrantsWhere } from '@/lib/oauth/grants';
+import { revokeGrantsWhere } from '@/lib/grants/revoke';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { InvalidRegistration } from '@/lib/oauth/errors';
 import { classifyRedirectUri, refuseInvisibleCharacters } from '@/lib/oauth/registration';

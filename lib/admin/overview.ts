@@ -1,8 +1,8 @@
 // The org at a glance: /mcp calls per day over the last 30 days by app and by outcome, live grants, apps
 // new to the org, the latest security events. Each chart is one aggregation in the database (days in UTC).
+import { latestAuditEvents, type AuditRow } from '@/lib/audit/read';
 import { db } from '@/lib/db/client';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { latestAuditEvents, type AuditRow } from './audit-log';
 import { OUTCOME_CATEGORIES, outcomeCategorySql } from './call-outcomes';
 import { lookUpNames } from './log-names';
 

@@ -34,9 +34,3 @@ export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     { timeout: 15_000, maxWait: 15_000 },
   );
 }
-
-/**
- * @deprecated `db()` joins the open transaction itself (the access rule in client.ts): use it. Kept only
- * for lib/oauth/grants.ts, which is being moved; remove with that move.
- */
-export { db as queries } from './client';

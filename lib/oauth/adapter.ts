@@ -12,7 +12,7 @@ import { db } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { hashClientSecretInPayload } from './client-secrets';
 import { isDisabled } from './clients';
-import { lockLiveGrant } from './grants';
+import { lockLiveGrant } from '@/lib/grants/locks';
 import { orUnavailable } from './unavailable';
 
 /** Models whose id is a bearer credential. DeviceCode stays plain: it is looked up by user code. */
@@ -97,7 +97,8 @@ export class PrismaAdapter implements Adapter {
 
   private async read(id: string): Promise<AdapterPayload | undefined> {
     // A revoked grant is gone for the provider, and the row lock orders this read with a revocation
-    // running at the same time (grants.ts): no token is issued for a grant once its revocation commits.
+    // running at the same time (lib/grants/revoke.ts): no token is issued for a grant once its
+    // revocation commits.
     if (this.model === 'Grant' && !(await lockLiveGrant(id))) return undefined;
     // A client an instance admin disabled is unknown to the provider: invalid_client everywhere.
     if (this.model === 'Client' && (await isDisabled(id))) return undefined;

@@ -2,7 +2,7 @@
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction, type Tx } from '@/lib/db/transaction';
-import { revokeGrantsWhere } from './grants';
+import { revokeGrantsWhere } from '@/lib/grants/revoke';
 
 export function clientRecord(clientId: string) {
   return db().oAuthClient.findUnique({ where: { clientId } });

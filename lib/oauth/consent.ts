@@ -14,7 +14,7 @@ import { nodePair } from './bridge';
 import { clientRecord, ensureClientRecord } from './clients';
 import { consentErrorMessage, consentErrorPage, type ConsentErrorCode } from './consent-errors';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
-import { approveGrant } from './grants';
+import { approveGrant } from '@/lib/grants/approve';
 import { oauthProvider } from './provider';
 import { mcpResource, resourceParameter } from './resource';
 import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';

@@ -1,7 +1,7 @@
 // The server process dies or is stopped while it works (issue: reliability), on PostgreSQL.
 //
 // SIGKILL at a random moment, with consents, code exchanges and refreshes in flight, then a restart on the
-// same database. Nothing is left half-made. From the schema (prisma/schema.prisma) and lib/oauth/grants.ts,
+// same database. Nothing is left half-made. From the schema (prisma/schema.prisma) and lib/grants/,
 // a complete grant is all of: Gatehouse's `grants` row, the provider's `Grant` row in `oidc_models` (while
 // live), a membership of its person in its org, its client, at least one scope, and its `consent.granted`
 // audit event; a revoked grant has no provider rows left. A token or code row always belongs to a live,

@@ -13,7 +13,7 @@ import { callerFrom } from '@/lib/mcp/caller';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { McpError } from '@/lib/mcp/errors';
 import { storageId } from '@/lib/oauth/adapter';
-import { revokeGrant } from '@/lib/oauth/grants';
+import { revokeGrant } from '@/lib/grants/revoke';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { mcpResource } from '@/lib/oauth/resource';
 import { forgetProcessSingleton } from '@/lib/server/process-singleton';

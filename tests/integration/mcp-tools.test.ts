@@ -157,7 +157,35 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect(new Set(all.apps.map((app: any) => app.person.email))).toEqual(new Set(['member@acme.test', 'viewer@acme.test', 'owner@acme.test']));
     const members = (await call(member, 'list_members')).body!.result.structuredContent.members;
     expect(members.map((entry: any) => entry.email).sort()).toEqual(['member@acme.test', 'owner@acme.test', 'viewer@acme.test']);
+    expect([mine.truncated, all.truncated, (await call(member, 'list_members')).body!.result.structuredContent.truncated]).toEqual([false, false, false]);
   });
+
+  it('lists at most 1,000 members and 200 connected apps, and says that there are more', async () => {
+    ({ server } = await inspectDatabase(server, async (query) => {
+      const acme = `(SELECT id FROM organizations WHERE slug = 'acme')`;
+      await query(`INSERT INTO people (id, email, name, updated_at) SELECT 'bulk-' || i, 'bulk' || i || '@acme.test', 'Bulk ' || lpad(i::text, 4, '0'), now() FROM generate_series(1, 1000) AS i`);
+      await query(`INSERT INTO memberships (id, person_id, org_id, role, updated_at) SELECT 'bulk-' || i, 'bulk-' || i, ${acme}, 'member', now() FROM generate_series(1, 1000) AS i`);
+      await query(`INSERT INTO grants (id, person_id, org_id, client_id, scopes) SELECT 'bulk-grant-' || i, 'bulk-' || i, ${acme}, $1, ARRAY['mcp:read'] FROM generate_series(1, 200) AS i`, [client.client_id]);
+    }));
+    try {
+      const members = await call(owner, 'list_members');
+      expect(members.body!.result.structuredContent.members).toHaveLength(1000);
+      expect(members.body!.result.structuredContent.truncated).toBe(true);
+      expect(textOf(members)).toMatch(/^1000 member\(s\) of Acme:/);
+      expect(textOf(members)).toMatch(/Only the first 1000 by name are listed: there are more\.$/);
+      const apps = await call(owner, 'list_connected_apps');
+      expect(apps.body!.result.structuredContent.apps).toHaveLength(200);
+      expect(apps.body!.result.structuredContent.truncated).toBe(true);
+      expect(textOf(apps)).toMatch(/Only the newest 200 are listed: there are more\.$/);
+      // A member sees only their own, well under the bound.
+      expect((await call(member, 'list_connected_apps')).body!.result.structuredContent.truncated).toBe(false);
+    } finally {
+      ({ server } = await inspectDatabase(server, async (query) => {
+        await query(`DELETE FROM grants WHERE id LIKE 'bulk-grant-%'`);
+        await query(`DELETE FROM people WHERE id LIKE 'bulk-%'`);
+      }));
+    }
+  }, 120_000);
 
   it('serves the org profile resource and the audit prompt with their scopes and roles', async () => {
     const list = await postMcp(server.url, member.access_token, rpc('resources/list'));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { firstValues } from '@/lib/admin/log-filter';
-import { parseAuditFilter } from '@/lib/admin/audit-log';
+import { parseAuditFilter } from '@/lib/audit/filter';
 import { parseCallFilter } from '@/lib/admin/call-log-query';
 import { McpError } from '@/lib/mcp/errors';
 import { negotiateVersion } from '@/lib/mcp/negotiation';

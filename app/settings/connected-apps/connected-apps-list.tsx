@@ -1,12 +1,16 @@
 'use client';
 
 import { useRef, useState, useTransition } from 'react';
-import type { ConnectedApp } from '@/lib/connected-apps/grants';
+import type { GrantRow } from '@/lib/grants/list';
 import { relativeTime } from '@/app/components/relative-time';
 import { revokeConnectedApp } from './actions';
 
-/** A connected app as it crosses to the browser: dates as ISO strings. */
-export type AppRow = Omit<ConnectedApp, 'approvedAt' | 'lastUsedAt'> & { approvedAt: string; lastUsedAt: string | null };
+/** A connected app as it crosses to the browser: dates as ISO strings, scopes as the consent page words them. */
+export type AppRow = Pick<GrantRow, 'grantId' | 'clientName' | 'unverified' | 'hostname' | 'orgName'> & {
+  scopes: string[];
+  approvedAt: string;
+  lastUsedAt: string | null;
+};
 
 export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
   const [apps, setApps] = useState(initial);

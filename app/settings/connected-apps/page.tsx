@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentPerson } from '@/lib/auth/session';
 import { SettingsHeader } from '../settings-header';
-import { connectedAppsOf } from '@/lib/connected-apps/grants';
+import { grantsOfPerson } from '@/lib/grants/list';
+import { MCP_SCOPES } from '@/lib/oauth/scopes';
 import { ConnectedAppsList } from './connected-apps-list';
 
 export const metadata: Metadata = { title: 'Connected apps' };
@@ -11,7 +12,7 @@ export const dynamic = 'force-dynamic';
 export default async function ConnectedAppsPage() {
   const person = await currentPerson();
   if (!person) redirect(`/login?callbackUrl=${encodeURIComponent('/settings/connected-apps')}`);
-  const apps = await connectedAppsOf(person.id);
+  const apps = await grantsOfPerson(person.id);
   return (
     <div className="space-y-6">
       <SettingsHeader title="Connected apps">
@@ -19,7 +20,12 @@ export default async function ConnectedAppsPage() {
       </SettingsHeader>
       <ConnectedAppsList
         apps={apps.map((app) => ({
-          ...app,
+          grantId: app.grantId,
+          clientName: app.clientName,
+          unverified: app.unverified,
+          hostname: app.hostname,
+          orgName: app.orgName,
+          scopes: app.scopes.map((scope) => MCP_SCOPES[scope]),
           approvedAt: app.approvedAt.toISOString(),
           lastUsedAt: app.lastUsedAt?.toISOString() ?? null,
         }))}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
+import { auditEventsPage } from '@/lib/audit/read';
 import { instant, pageCursor } from './arguments';
 import { defineTool } from './definition';
 
@@ -28,18 +28,14 @@ export const readAuditLog = defineTool({
   scope: 'mcp:read',
   permission: 'audit:read',
   async run(caller, input) {
-    const rows = await db().auditEvent.findMany({
-      where: {
-        orgId: caller.orgId,
-        ...(input.type ? { type: input.type } : {}),
-        ...(input.since ? { createdAt: { gte: new Date(input.since) } } : {}),
-        ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}),
-      },
-      orderBy: { id: 'desc' },
-      take: input.limit + 1,
-    });
-    const page = rows.slice(0, input.limit);
-    const events = page.map((row) => ({
+    // The console's paging: the cursor is the `older` cursor of the previous page.
+    const page = await auditEventsPage(
+      caller.orgId,
+      { type: input.type, range: input.since ? { gte: new Date(input.since) } : undefined },
+      { before: input.cursor },
+      input.limit,
+    );
+    const events = page.rows.map((row) => ({
       id: row.id.toString(),
       type: row.type,
       at: row.createdAt.toISOString(),
@@ -48,7 +44,7 @@ export const readAuditLog = defineTool({
       grantId: row.grantId,
       data: row.data,
     }));
-    const nextCursor = rows.length > input.limit ? page.at(-1)!.id.toString() : null;
+    const nextCursor = page.older;
     return {
       text: events.length
         ? `${events.length} event(s) in ${caller.orgName}${nextCursor ? ' (more available)' : ''}:\n${events.map((event) => `- ${event.at} ${event.type}`).join('\n')}`

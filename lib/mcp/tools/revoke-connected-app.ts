@@ -1,7 +1,6 @@
-import { hasPermission } from '@/lib/auth/permissions';
 import { z } from 'zod';
-import { db } from '@/lib/db/client';
-import { revokeGrant } from '@/lib/oauth/grants';
+import { revokeConnection } from '@/lib/grants/revoke';
+import { memberActor } from '@/lib/grants/rules';
 import { defineTool } from './definition';
 
 export const revokeConnectedApp = defineTool({
@@ -15,19 +14,14 @@ export const revokeConnectedApp = defineTool({
   scope: 'mcp:write',
   permission: null,
   async run(caller, input) {
-    const grant = await db().grant.findFirst({ where: { id: input.grant_id, orgId: caller.orgId }, include: { client: true } });
-    const mayRevoke = grant && (grant.personId === caller.personId || hasPermission(caller, 'apps:manage'));
-    if (!grant || !mayRevoke) {
+    const outcome = await revokeConnection(memberActor(caller.personId, caller.orgId, caller), input.grant_id, null);
+    if (outcome.kind === 'unknown') {
       return { text: `No connection ${input.grant_id} that you may revoke in ${caller.orgName}.`, structured: { revoked: false, grantId: input.grant_id } };
     }
-    const revoked = await revokeGrant({
-      grantId: grant.id,
-      byPersonId: caller.personId,
-      reason: grant.personId === caller.personId ? 'person' : 'org_admin',
-    });
+    const { grant } = outcome;
     return {
-      text: revoked ? `Disconnected ${grant.client.name ?? grant.clientId} (grant ${grant.id}).` : `Grant ${grant.id} was already revoked.`,
-      structured: { revoked, grantId: grant.id },
+      text: outcome.kind === 'revoked' ? `Disconnected ${grant.clientName} (grant ${grant.id}).` : `Grant ${grant.id} was already revoked.`,
+      structured: { revoked: outcome.kind === 'revoked', grantId: grant.id },
     };
   },
 });

@@ -22,7 +22,7 @@ import { storageId } from '../adapter';
 import { clientSecretMatches } from '../client-secrets';
 import { metadataDocumentResolves } from '../cimd';
 import { isDisabled } from '../clients';
-import { revokeGrant } from '../grants';
+import { revokeGrant } from '@/lib/grants/revoke';
 import { mcpResource, resourceParameter } from '../resource';
 import type { RunProvider } from './register';
 import { refuseUnstorableParameters } from './parameters';

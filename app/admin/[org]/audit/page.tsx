@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { auditEventTypes, auditFilterParams, auditLogPage, parseAuditFilter } from '@/lib/admin/audit-log';
+import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
+import { auditEventTypes, auditLogPage } from '@/lib/audit/read';
 import { filterOrProblem, firstValues } from '@/lib/admin/log-filter';
 import { logFacets } from '@/lib/admin/log-facets';
 import { DataTable, EmptyState, PageHeading } from '../../components';

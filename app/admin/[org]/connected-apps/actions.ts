@@ -2,14 +2,17 @@
 
 import { z } from 'zod';
 import { orgAction } from '@/lib/admin/action';
-import { revokeClientInOrg, revokeOrgGrant } from '@/lib/admin/org-grants';
+import { notFound } from '@/lib/admin/errors';
+import { revokeClientInOrg, revokeConnection } from '@/lib/grants/revoke';
+import { memberActor } from '@/lib/grants/rules';
 
 const id = z.string().min(1).max(2048);
 
-export const revokeGrantAction = orgAction('apps:manage', z.object({ grantId: id }), (admin, { grantId }, { ip }) =>
-  revokeOrgGrant(admin, grantId, ip),
-);
+export const revokeGrantAction = orgAction('apps:manage', z.object({ grantId: id }), async (admin, { grantId }, { ip }) => {
+  const outcome = await revokeConnection(memberActor(admin.personId, admin.org.id, admin), grantId, ip);
+  if (outcome.kind === 'unknown') throw notFound('This connection does not exist in this organization.');
+});
 
 export const revokeClientAction = orgAction('apps:manage', z.object({ clientId: id }), (admin, { clientId }, { ip }) =>
-  revokeClientInOrg(admin, clientId, ip),
+  revokeClientInOrg(memberActor(admin.personId, admin.org.id, admin), clientId, ip),
 );

@@ -5,13 +5,13 @@ import { useState, useTransition } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
-import type { OrgGrantFilter, OrgGrantRow } from '@/lib/admin/org-grants';
+import type { GrantRow, OrgGrantFilter } from '@/lib/grants/list';
 import { MCP_SCOPES } from '@/lib/oauth/scopes';
 import { ownValue } from '@/lib/own-keys';
 import { Badge, DataTable, EmptyState, selectClass } from '../../components';
 import { revokeClientAction, revokeGrantAction } from './actions';
 
-type Row = Omit<OrgGrantRow, 'approvedAt' | 'lastUsedAt'> & { approvedAt: string; lastUsedAt: string | null };
+type Row = Omit<GrantRow, 'approvedAt' | 'lastUsedAt'> & { approvedAt: string; lastUsedAt: string | null };
 type Facets = { people: { id: string; name: string; email: string }[]; clients: { clientId: string; name: string }[] };
 type Pending = { kind: 'grant'; row: Row } | { kind: 'client'; clientId: string; name: string; count: number };
 

@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
-import { orgGrantFacets, orgGrants } from '@/lib/admin/org-grants';
+import { grantsOfOrg, orgGrantFacets } from '@/lib/grants/list';
 import { orgPage } from '../../page-access';
 import { OrgGrantsTable } from './org-grants-table';
 
 export const metadata: Metadata = { title: 'Connected apps · Admin' };
+
+/** The page shows the newest 500 grants; the filters narrow it down. */
+const CONSOLE_GRANT_LIMIT = 500;
 
 type Props = { params: Promise<{ org: string }>; searchParams: Promise<{ person?: string; client?: string }> };
 
@@ -12,7 +15,7 @@ export default async function OrgConnectedAppsPage({ params, searchParams }: Pro
   const admin = await orgPage(org, '/connected-apps', 'apps:manage');
   const { person, client } = await searchParams;
   const filter = { personId: typeof person === 'string' ? person : undefined, clientId: typeof client === 'string' ? client : undefined };
-  const [grants, facets] = await Promise.all([orgGrants(admin.org.id, filter), orgGrantFacets(admin.org.id)]);
+  const [grants, facets] = await Promise.all([grantsOfOrg(admin.org.id, filter, CONSOLE_GRANT_LIMIT), orgGrantFacets(admin.org.id)]);
   return (
     <div className="space-y-4">
       <div>
@@ -24,7 +27,7 @@ export default async function OrgConnectedAppsPage({ params, searchParams }: Pro
         org={admin.org.slug}
         filter={filter}
         facets={facets}
-        grants={grants.map((grant) => ({ ...grant, approvedAt: grant.approvedAt.toISOString(), lastUsedAt: grant.lastUsedAt?.toISOString() ?? null }))}
+        grants={grants.rows.map((grant) => ({ ...grant, approvedAt: grant.approvedAt.toISOString(), lastUsedAt: grant.lastUsedAt?.toISOString() ?? null }))}
       />
     </div>
   );

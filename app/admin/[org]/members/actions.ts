@@ -2,7 +2,9 @@
 
 import { z } from 'zod';
 import { orgAction } from '@/lib/admin/action';
-import { addMember, changeMemberRole, createMemberPasswordLink, removeMember, setMemberStatus, unlockMember } from '@/lib/admin/members';
+import { addMember } from '@/lib/members/add';
+import { changeMemberRole, removeMember, setMemberStatus, unlockMember } from '@/lib/members/change';
+import { createMemberPasswordLink } from '@/lib/members/password-link';
 
 const role = z.enum(['owner', 'admin', 'member', 'viewer'], 'Choose a role.');
 const membership = z.object({ membershipId: z.string().min(1).max(100) });

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import type { ShownLink } from '@/lib/admin/members';
+import type { ShownLink } from '@/lib/members/password-link';
 import { inputClass } from '../../components';
 
 export type LinkFor = { name: string; email: string; link: ShownLink };

@@ -6,7 +6,7 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { ActionResult } from '@/lib/admin/action';
-import type { MemberRow } from '@/lib/admin/members';
+import type { MemberRow } from '@/lib/members/list';
 import type { Role } from '@/lib/generated/prisma/enums';
 import { Badge, DataTable, EmptyState, selectClass } from '../../components';
 import {

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { listMembers } from '@/lib/admin/members';
+import { listMembers } from '@/lib/members/list';
 import { PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { AddMemberForm } from './add-member-form';
@@ -21,7 +21,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
         org={admin.org.slug}
         orgName={admin.org.name}
         you={{ personId: admin.personId, role: admin.role }}
-        members={members.map((member) => ({ ...member, lockedUntil: member.lockedUntil?.toISOString() ?? null, joinedAt: member.joinedAt.toISOString() }))}
+        members={members.rows.map((member) => ({ ...member, lockedUntil: member.lockedUntil?.toISOString() ?? null, joinedAt: member.joinedAt.toISOString() }))}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { auditEventInOrg, auditFilterParams, parseAuditFilter } from '@/lib/admin/audit-log';
+import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
+import { auditEventInOrg } from '@/lib/audit/read';
 import { PageHeading } from '../../../components';
 import { orgPage } from '../../../page-access';
 import { DetailList, linkClass, When } from '../../log-controls';

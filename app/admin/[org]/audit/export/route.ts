@@ -1,4 +1,5 @@
-import { AUDIT_EXPORT_COLUMNS, auditExportBatches, parseAuditFilter } from '@/lib/admin/audit-log';
+import { AUDIT_EXPORT_COLUMNS, auditExportBatches } from '@/lib/audit/export';
+import { parseAuditFilter } from '@/lib/audit/filter';
 import { logExportRoute } from '@/lib/admin/log-export';
 
 export const dynamic = 'force-dynamic';

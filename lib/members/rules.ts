@@ -8,8 +8,8 @@
 import { roleCan } from '@/lib/auth/permissions';
 import type { Tx } from '@/lib/db/transaction';
 import type { Role } from '@/lib/generated/prisma/enums';
-import type { OrgAdmin } from './access';
-import { conflict, forbidden, notFound } from './errors';
+import type { OrgAdmin } from '@/lib/admin/access';
+import { conflict, forbidden, notFound } from '@/lib/admin/errors';
 
 /**
  * Serializes membership changes within one org. FOR NO KEY UPDATE conflicts with itself but not with the
