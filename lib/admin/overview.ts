@@ -3,8 +3,8 @@
 import { latestAuditEvents, type AuditRow } from '@/lib/audit/read';
 import { db } from '@/lib/db/client';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { OUTCOME_CATEGORIES, outcomeCategorySql } from './call-outcomes';
-import { lookUpNames } from './log-names';
+import { OUTCOME_CATEGORIES, outcomeCategorySql } from '@/lib/audit/call-outcomes';
+import { lookUpNames } from '@/lib/audit/log-names';
 
 export const OVERVIEW_DAYS = 30;
 /** Apps drawn one by one; the rest are summed as "Other apps". */

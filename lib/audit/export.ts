@@ -1,6 +1,6 @@
 // The audit log as a download (the console's /admin/<org>/audit/export): every event matching the
 // filter, all pages, newest first, a batch at a time (log-export.ts streams them as CSV or JSON Lines).
-import { batchesByKeyset } from '@/lib/admin/log-filter';
+import { batchesByKeyset } from './log-filter';
 import { db } from '@/lib/db/client';
 import { auditWhere, type AuditQuery } from './filter';
 import { withNames, type AuditRow } from './read';

@@ -1,7 +1,7 @@
 // Which audit events to read: the console's filter (URL search parameters: type, person, client, whole
 // UTC days) and the read_audit_log tool's arguments come down to the same query, scoped to one org.
 import { z } from 'zod';
-import { commonFilterFields, optionalText, parseFilter, timeRange, type IdRange, type SearchInput, type TimeRange } from '@/lib/admin/log-filter';
+import { commonFilterFields, optionalText, parseFilter, timeRange, type IdRange, type SearchInput, type TimeRange } from './log-filter';
 import type { Prisma } from '@/lib/generated/prisma/client';
 
 /** What every reader of the log may narrow it by. */

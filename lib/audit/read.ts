@@ -1,8 +1,8 @@
 // Reading the org's audit log (SPEC §7): a page of events for the console and the read_audit_log tool,
 // one event, the latest few, the types that occur. Every query is scoped to the org: an event of another
 // org is never listed or shown.
-import { lookUpNames, type ClientName, type PersonName } from '@/lib/admin/log-names';
-import { pageByKeyset, parseRowId, type Cursor, type Page } from '@/lib/admin/log-filter';
+import { lookUpNames, type ClientName, type PersonName } from './log-names';
+import { pageByKeyset, parseRowId, type Cursor, type Page } from './log-filter';
 import { db } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { auditWhere, type AuditQuery } from './filter';

@@ -1,5 +1,5 @@
 // What became of one POST /mcp request, as the call log records it (lib/audit/call-log.ts). One closed
-// list: the console's outcome categories (lib/admin/call-outcomes.ts) must name a category for each value,
+// list: the console's outcome categories (lib/audit/call-outcomes.ts) must name a category for each value,
 // so a new outcome fails to compile there instead of landing in "Other errors" unseen.
 import type { McpError } from './errors';
 

@@ -2,7 +2,7 @@
 // and asks for a summary. prompts/get needs mcp:read; a prompt that shows a tool's data meets that
 // tool's gates too (an admin's restriction, its scope, the role), and is listed only where it would be
 // served (gates.ts).
-import { db } from '@/lib/db/client';
+import { auditEventsPage } from '@/lib/audit/read';
 import type { Caller } from './caller';
 import { invalidRequest, JSON_RPC, McpError } from './errors';
 import { listsToolData, refuseToolData } from './gates';
@@ -42,11 +42,7 @@ export async function getPrompt(caller: Caller, name: string, args: Record<strin
   const days = args.days === undefined ? 7 : Number(args.days);
   if (!Number.isInteger(days) || days < 1 || days > 30) throw invalidRequest('days must be a whole number from 1 to 30');
   const since = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-  const events = await db().auditEvent.findMany({
-    where: { orgId: caller.orgId, createdAt: { gte: since } },
-    orderBy: { id: 'desc' },
-    take: 200,
-  });
+  const { rows: events } = await auditEventsPage(caller.orgId, { range: { gte: since } }, {}, 200);
   const lines = events.map((event) => `${event.createdAt.toISOString()} ${event.type}${event.clientId ? ` client=${event.clientId}` : ''}${event.actorPersonId ? ` by=${event.actorPersonId}` : ''}`);
   return {
     description: `Security activity in ${caller.orgName} over the last ${days} day(s)`,

@@ -1,7 +1,7 @@
 // The console's outcome categories cover every outcome /mcp records, each exactly once, and the SQL
 // form used by the overview chart agrees with the TypeScript one.
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_CATEGORIES, outcomeCategory, outcomeCondition } from '@/lib/admin/call-outcomes';
+import { OUTCOME_CATEGORIES, outcomeCategory, outcomeCondition } from '@/lib/audit/call-outcomes';
 import { CALL_OUTCOMES, outcomeOfError } from '@/lib/mcp/call-outcome';
 import { JSON_RPC, McpError } from '@/lib/mcp/errors';
 

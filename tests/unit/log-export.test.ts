@@ -2,7 +2,7 @@
 // date ranges, and keyset pages.
 import { describe, expect, it } from 'vitest';
 import { csvField, csvRecord, jsonLine } from '@/lib/admin/log-export';
-import { pageByKeyset, parseDay, timeRange, type IdRange } from '@/lib/admin/log-filter';
+import { pageByKeyset, parseDay, timeRange, type IdRange } from '@/lib/audit/log-filter';
 
 describe('CSV fields', () => {
   it('makes cells that a spreadsheet would run as a formula into text', () => {

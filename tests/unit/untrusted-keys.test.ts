@@ -3,9 +3,9 @@
 // `constructor`, `toString`… — which then passed as a protocol version, a scope or a message.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { firstValues } from '@/lib/admin/log-filter';
+import { firstValues } from '@/lib/audit/log-filter';
 import { parseAuditFilter } from '@/lib/audit/filter';
-import { parseCallFilter } from '@/lib/admin/call-log-query';
+import { parseCallFilter } from '@/lib/audit/call-log-read';
 import { McpError } from '@/lib/mcp/errors';
 import { negotiateVersion } from '@/lib/mcp/negotiation';
 import { isSupported } from '@/lib/mcp/versions';

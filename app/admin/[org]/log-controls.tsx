@@ -2,7 +2,7 @@
 // that keep the filter, and the cells and fields of their tables and detail pages.
 import type { ReactNode } from 'react';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import type { ClientName, PersonName } from '@/lib/admin/log-names';
+import type { ClientName, PersonName } from '@/lib/audit/log-names';
 import { inputClass, selectClass } from '../components';
 
 const BUTTON = 'inline-flex items-center justify-center rounded px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-1';

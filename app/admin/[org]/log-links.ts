@@ -1,7 +1,7 @@
 // Links between a log's list and its detail pages that keep the filter and the page: a detail page leads
 // back to exactly the list it was opened from. Parameters are re-read through the filter's parser, so
 // only valid ones are echoed into a link.
-import type { Cursor, SearchInput } from '@/lib/admin/log-filter';
+import type { Cursor, SearchInput } from '@/lib/audit/log-filter';
 
 /** The filter and the page cursor as search parameters. */
 export function listParams<F extends Cursor>(filter: F, params: (filter: F) => URLSearchParams): URLSearchParams {

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import type { OutcomeCategory } from '@/lib/admin/call-outcomes';
+import type { OutcomeCategory } from '@/lib/audit/call-outcomes';
 import { orgOverview, OVERVIEW_DAYS, type DailyChart } from '@/lib/admin/overview';
 import { DataTable, EmptyState, PageHeading } from '../components';
 import { orgPage } from '../page-access';

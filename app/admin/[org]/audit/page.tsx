@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
 import { auditEventTypes, auditLogPage } from '@/lib/audit/read';
-import { filterOrProblem, firstValues } from '@/lib/admin/log-filter';
-import { logFacets } from '@/lib/admin/log-facets';
+import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
+import { logFacets } from '@/lib/audit/log-facets';
 import { DataTable, EmptyState, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { FilterForm } from '../filter-form';

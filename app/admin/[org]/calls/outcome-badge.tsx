@@ -1,4 +1,4 @@
-import { outcomeCategoryLabel, type OutcomeCategory } from '@/lib/admin/call-outcomes';
+import { outcomeCategoryLabel, type OutcomeCategory } from '@/lib/audit/call-outcomes';
 import { Badge } from '../../components';
 
 const TONE: Record<OutcomeCategory, 'good' | 'warn' | 'bad' | 'neutral'> = {

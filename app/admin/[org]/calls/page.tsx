@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { callFilterParams, callLogPage, parseCallFilter } from '@/lib/admin/call-log-query';
-import { OUTCOME_CATEGORIES } from '@/lib/admin/call-outcomes';
-import { filterOrProblem, firstValues } from '@/lib/admin/log-filter';
-import { logFacets } from '@/lib/admin/log-facets';
+import { callFilterParams, callLogPage, parseCallFilter } from '@/lib/audit/call-log-read';
+import { OUTCOME_CATEGORIES } from '@/lib/audit/call-outcomes';
+import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
+import { logFacets } from '@/lib/audit/log-facets';
 import { TOOLS } from '@/lib/mcp/tools';
 import { DataTable, EmptyState, inputClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';

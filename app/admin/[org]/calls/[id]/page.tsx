@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { callFilterParams, callInOrg, parseCallFilter } from '@/lib/admin/call-log-query';
-import { outcomeCategoryLabel } from '@/lib/admin/call-outcomes';
+import { callFilterParams, callInOrg, parseCallFilter } from '@/lib/audit/call-log-read';
+import { outcomeCategoryLabel } from '@/lib/audit/call-outcomes';
 import { PageHeading } from '../../../components';
 import { orgPage } from '../../../page-access';
 import { DetailList, linkClass, When } from '../../log-controls';

@@ -1,4 +1,4 @@
-import { CALL_EXPORT_COLUMNS, callExportBatches, parseCallFilter } from '@/lib/admin/call-log-query';
+import { CALL_EXPORT_COLUMNS, callExportBatches, parseCallFilter } from '@/lib/audit/call-log-read';
 import { logExportRoute } from '@/lib/admin/log-export';
 
 export const dynamic = 'force-dynamic';

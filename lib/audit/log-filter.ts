@@ -2,7 +2,7 @@
 // (whole UTC days), and keyset pagination on the row id, newest first. Keyset rather than offset: a
 // page deep in a large table costs the same as the first one.
 import { z } from 'zod';
-import { ConsoleError, invalid } from './errors';
+import { ConsoleError, invalid } from '@/lib/admin/errors';
 
 export const PAGE_SIZE = 50;
 /** The longest time range a filter may ask for. */
