@@ -1,4 +1,4 @@
-// Building blocks shared by the console's pages: headings, tables, badges, empty states and filters.
+// Building blocks shared by the console's pages: headings, tables, badges, empty states, inputs, buttons and links.
 import type { ReactNode } from 'react';
 
 export function PageHeading({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {
@@ -53,3 +53,8 @@ export const selectClass =
   'rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
 export const inputClass =
   'w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
+
+const BUTTON = 'inline-flex items-center justify-center rounded px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-1';
+export const primaryButton = `${BUTTON} bg-brand text-white hover:opacity-90`;
+export const secondaryButton = `${BUTTON} border border-slate-300 bg-white text-slate-900 hover:bg-slate-100`;
+export const linkClass = 'text-brand underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';

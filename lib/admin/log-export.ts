@@ -100,7 +100,7 @@ export type LogExport<F, T extends Record<string, unknown>> = {
  * the filter, as a download, for people with `audit:read` there (401/403 otherwise, 400 for a bad filter).
  */
 export function logExportRoute<F, T extends Record<string, unknown>>(log: LogExport<F, T>) {
-  return async function GET(request: Request, { params }: { params: Promise<{ org: string }> }): Promise<Response> {
+  return async function exportLog(request: Request, { params }: { params: Promise<{ org: string }> }): Promise<Response> {
     try {
       const admin = await requireOrgPermission((await params).org, 'audit:read');
       const search = new URL(request.url).searchParams;

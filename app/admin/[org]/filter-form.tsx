@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter } from 'next/navigation';
 import type { FormEvent, ReactNode } from 'react';
-import { primaryButton, secondaryButton } from './log-controls';
+import { primaryButton, secondaryButton } from '../components';
 
 /**
  * A log's filter: a plain GET form, so that it works without JavaScript and every filtered view is a

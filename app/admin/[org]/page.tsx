@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import type { OutcomeCategory } from '@/lib/audit/call-outcomes';
 import { orgOverview, OVERVIEW_DAYS, type DailyChart } from '@/lib/admin/overview';
-import { DataTable, EmptyState, PageHeading } from '../components';
+import { DataTable, EmptyState, linkClass, PageHeading } from '../components';
 import { orgPage } from '../page-access';
 import { CallsChart, type ChartSeries } from './calls-chart';
-import { ClientCell, linkClass, PersonCell, When } from './log-controls';
+import { ClientCell, PersonCell, When } from './log-cells';
 
 export const metadata: Metadata = { title: 'Overview · Admin' };
 

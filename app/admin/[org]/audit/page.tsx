@@ -3,11 +3,13 @@ import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
 import { auditEventTypes, auditLogPage } from '@/lib/audit/read';
 import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
 import { logFacets } from '@/lib/audit/log-facets';
-import { DataTable, EmptyState, PageHeading } from '../../components';
+import { DataTable, EmptyState, linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
+import { DateFields, FilterProblem, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
+import { ClientCell, PersonCell, When } from '../log-cells';
 import { listParams } from '../log-links';
-import { ClientCell, DateFields, ExportLinks, FilterProblem, linkClass, Pager, PersonCell, SelectField, When } from '../log-controls';
+import { ExportLinks, Pager } from '../log-paging';
 
 export const metadata: Metadata = { title: 'Audit log · Admin' };
 

@@ -4,11 +4,13 @@ import { OUTCOME_CATEGORIES } from '@/lib/audit/call-outcomes';
 import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
 import { logFacets } from '@/lib/audit/log-facets';
 import { TOOLS } from '@/lib/mcp/tools';
-import { DataTable, EmptyState, inputClass, PageHeading } from '../../components';
+import { DataTable, EmptyState, inputClass, linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
+import { DateFields, Field, FilterProblem, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
+import { ClientCell, PersonCell, When } from '../log-cells';
 import { listParams } from '../log-links';
-import { ClientCell, DateFields, ExportLinks, Field, FilterProblem, linkClass, Pager, PersonCell, SelectField, When } from '../log-controls';
+import { ExportLinks, Pager } from '../log-paging';
 import { OutcomeBadge } from './outcome-badge';
 
 export const metadata: Metadata = { title: 'Call log · Admin' };

@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
 import { auditEventInOrg } from '@/lib/audit/read';
-import { PageHeading } from '../../../components';
 import { orgPage } from '../../../page-access';
-import { DetailList, linkClass, When } from '../../log-controls';
+import { linkClass, PageHeading } from '../../../components';
+import { AppLine, Detail, DetailList, personLine, When } from '../../log-cells';
 import { backQuery } from '../../log-links';
 
 export const metadata: Metadata = { title: 'Audit event · Admin' };
@@ -27,22 +27,23 @@ export default async function AuditEventPage({ params, searchParams }: Props) {
       <PageHeading title={`Event ${event.type}`}>
         Event {event.id.toString()} in {admin.org.name}.
       </PageHeading>
-      <DetailList
-        items={[
-          ['Event type', <span className="font-mono text-sm">{event.type}</span>],
-          ['When', <When at={event.at} />],
-          ['Person', event.actor ? `${event.actor.name}${event.actor.email ? ` (${event.actor.email})` : ''}` : 'Gatehouse itself'],
-          ['App', event.client ? <span className="break-all">{event.client.name === event.client.id ? event.client.id : `${event.client.name} (${event.client.id})`}</span> : null],
-          ['Connection (grant)', event.grantId ? <span className="font-mono text-sm break-all">{event.grantId}</span> : null],
-          ['Address', event.ip ? <span className="font-mono text-sm">{event.ip}</span> : null],
-          [
-            'Details',
-            <pre className="overflow-x-auto rounded bg-slate-100 p-3 text-xs">
-              <code>{JSON.stringify(event.data, null, 2)}</code>
-            </pre>,
-          ],
-        ]}
-      />
+      <DetailList>
+        <Detail term="Event type">
+          <span className="font-mono text-sm">{event.type}</span>
+        </Detail>
+        <Detail term="When">
+          <When at={event.at} />
+        </Detail>
+        <Detail term="Person">{personLine(event.actor, 'Gatehouse itself')}</Detail>
+        <Detail term="App">{event.client ? <AppLine client={event.client} /> : null}</Detail>
+        <Detail term="Connection (grant)">{event.grantId ? <span className="font-mono text-sm break-all">{event.grantId}</span> : null}</Detail>
+        <Detail term="Address">{event.ip ? <span className="font-mono text-sm">{event.ip}</span> : null}</Detail>
+        <Detail term="Details">
+          <pre className="overflow-x-auto rounded bg-slate-100 p-3 text-xs">
+            <code>{JSON.stringify(event.data, null, 2)}</code>
+          </pre>
+        </Detail>
+      </DetailList>
     </div>
   );
 }

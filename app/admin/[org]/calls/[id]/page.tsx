@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { callFilterParams, callInOrg, parseCallFilter } from '@/lib/audit/call-log-read';
 import { outcomeCategoryLabel } from '@/lib/audit/call-outcomes';
-import { PageHeading } from '../../../components';
 import { orgPage } from '../../../page-access';
-import { DetailList, linkClass, When } from '../../log-controls';
+import { linkClass, PageHeading } from '../../../components';
+import { AppLine, Detail, DetailList, personLine, When } from '../../log-cells';
 import { backQuery } from '../../log-links';
 import { OutcomeBadge } from '../outcome-badge';
 
@@ -29,26 +29,25 @@ export default async function CallPage({ params, searchParams }: Props) {
       <PageHeading title={`Call ${call.method ?? '(no method)'}`}>
         Call {call.id.toString()} in {admin.org.name}.
       </PageHeading>
-      <DetailList
-        items={[
-          ['When', <When at={call.at} />],
-          ['Method', mono(call.method)],
-          ['Tool', mono(call.toolName)],
-          [
-            'Outcome',
-            <span>
-              <OutcomeBadge outcome={call.outcome} category={call.category} /> <span className="text-sm text-slate-600">{outcomeCategoryLabel(call.category)}</span>
-            </span>,
-          ],
-          ['HTTP status', <span className="tabular-nums">{call.httpStatus}</span>],
-          ['Latency', `${call.latencyMs} ms`],
-          ['Person', call.person ? `${call.person.name}${call.person.email ? ` (${call.person.email})` : ''}` : null],
-          ['App', call.client ? <span className="break-all">{call.client.name === call.client.id ? call.client.id : `${call.client.name} (${call.client.id})`}</span> : null],
-          ['Connection (grant)', mono(call.grantId)],
-          ['Protocol version', mono(call.protocolVersion)],
-          ['Trace id', mono(call.traceId)],
-        ]}
-      />
+      <DetailList>
+        <Detail term="When">
+          <When at={call.at} />
+        </Detail>
+        <Detail term="Method">{mono(call.method)}</Detail>
+        <Detail term="Tool">{mono(call.toolName)}</Detail>
+        <Detail term="Outcome">
+          <OutcomeBadge outcome={call.outcome} category={call.category} /> <span className="text-sm text-slate-600">{outcomeCategoryLabel(call.category)}</span>
+        </Detail>
+        <Detail term="HTTP status">
+          <span className="tabular-nums">{call.httpStatus}</span>
+        </Detail>
+        <Detail term="Latency">{`${call.latencyMs} ms`}</Detail>
+        <Detail term="Person">{personLine(call.person)}</Detail>
+        <Detail term="App">{call.client ? <AppLine client={call.client} /> : null}</Detail>
+        <Detail term="Connection (grant)">{mono(call.grantId)}</Detail>
+        <Detail term="Protocol version">{mono(call.protocolVersion)}</Detail>
+        <Detail term="Trace id">{mono(call.traceId)}</Detail>
+      </DetailList>
     </div>
   );
 }
