@@ -308,7 +308,7 @@ export type Env = {
   cimd: boolean;
   /** Client registrations allowed per IP address per minute. */
   registrationRateLimit: number;
-  /** /mcp requests per grant per minute (SPEC §6: 120). */
+  /** /mcp requests per grant per minute (docs/protocol.md §6: 120). */
   mcpRateLimitPerMinute: number;
   /** /mcp requests refused for want of a valid access token, per client address per minute (per instance); then 429. */
   mcpUnauthenticatedRateLimit: number;

@@ -1,5 +1,5 @@
-// Every client of the installation, for instance admins (SPEC §7 "Instance admins also manage clients
-// instance-wide"): find one among many self-registered ones, disable it (new authorizations refused,
+// Every client of the installation, for instance admins (docs/protocol.md §7: they disable or delete
+// clients installation-wide): find one among many self-registered ones, disable it (new authorizations refused,
 // existing tokens fail on their next use, grants kept for when it is enabled again), or delete it.
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// The clients an org has seen (SPEC §7): approve or block each for the org, the org's app policy, and
+// The clients an org has seen (docs/protocol.md §7): approve or block each for the org, the org's app policy, and
 // confidential clients an owner registers by hand.
 import { randomBytes } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';

@@ -1,4 +1,4 @@
-// Org-wide switches an admin turns (SPEC §7): which tools are off, and whether the plan is active.
+// Org-wide switches an admin turns (docs/protocol.md §7): which tools are off, and whether the plan is active.
 // /mcp reads both on every call, so a change bites on the next request.
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// The org's /mcp call log for its admins (SPEC §7): filter, page, look at one call, export. Every query
+// The org's /mcp call log for its admins (docs/protocol.md §7): filter, page, look at one call, export. Every query
 // is scoped to the admin's org: another org's calls are never listed, shown or exported.
 import { z } from 'zod';
 import { db } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// The /mcp call log (SPEC §7): one row per request of an organization's connection, written off the
+// The /mcp call log (docs/protocol.md §7): one row per request of an organization's connection, written off the
 // response path. Calls go into a bounded in-memory buffer that is flushed to the database every second
 // and on shutdown. When the buffer is full (the database is slow or down), the oldest entries are
 // dropped and counted, never the caller's response delayed. The same flush marks grants as used, at

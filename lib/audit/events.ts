@@ -1,4 +1,4 @@
-// Security events (SPEC §7). Each is written with the same transaction client as the change it
+// Security events (docs/protocol.md §7). Each is written with the same transaction client as the change it
 // records, so there is never a change without its record, nor a record of a change that rolled back.
 import { db, type Tx } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';

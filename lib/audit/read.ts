@@ -1,4 +1,4 @@
-// Reading the org's audit log (SPEC §7): a page of events for the console and the read_audit_log tool,
+// Reading the org's audit log (docs/protocol.md §7): a page of events for the console and the read_audit_log tool,
 // one event, the latest few, the types that occur. Every query is scoped to the org: an event of another
 // org is never listed or shown.
 import { lookUpNames, type ClientName, type PersonName } from './log-names';

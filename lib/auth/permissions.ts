@@ -1,4 +1,4 @@
-// What a role may do (SPEC §1), and the one check every surface uses — /mcp's gates, the admin console's
+// What a role may do (docs/protocol.md §1), and the one check every surface uses — /mcp's gates, the admin console's
 // pages, server actions and route handlers. Permissions are looked up on every request from the
 // membership, never frozen into a token or a session.
 import type { Role } from '@/lib/generated/prisma/enums';

@@ -1,5 +1,5 @@
 // Approving a grant at consent: one person's approval of one client in one organization, with the scopes
-// they ticked (SPEC §1). The provider's Grant and Gatehouse's row are written together.
+// they ticked (docs/protocol.md §1). The provider's Grant and Gatehouse's row are written together.
 import type Provider from 'oidc-provider';
 import { recordAudit } from '@/lib/audit/events';
 import { database } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// Live grants as every surface lists them (SPEC §7): one person's across their organizations (the
+// Live grants as every surface lists them (docs/protocol.md §7): one person's across their organizations (the
 // Connected apps settings page), or an org's (the console's Connected apps page, list_connected_apps).
 // One row shape and one query; a surface picks what it shows.
 import { db } from '@/lib/db/client';

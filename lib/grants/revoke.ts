@@ -1,4 +1,4 @@
-// Revoking grants (SPEC §7): every token and code tied to a grant, the provider's Grant and Gatehouse's
+// Revoking grants (docs/protocol.md §7): every token and code tied to a grant, the provider's Grant and Gatehouse's
 // row, with the audit event, in one transaction. `revokeConnection` is what the surfaces call, with the
 // one rule of who may (rules.ts); the others are for Gatehouse's own revocations (a client deleted or
 // blocked, a member removed, a token reused).

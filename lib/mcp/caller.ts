@@ -1,4 +1,4 @@
-// Who is calling /mcp and what they may do, resolved afresh on every request (SPEC §6 steps 3–4):
+// Who is calling /mcp and what they may do, resolved afresh on every request (docs/protocol.md §6 steps 3–4):
 // token → grant → client → person → membership → role → organization's plan (and the org's tool
 // restrictions). Nothing is cached: a revocation, a deactivation or a role change shows on the very next
 // call. The rows come from one statement (access-lookup.ts); what they allow is decided here.

@@ -1,4 +1,4 @@
-// WWW-Authenticate challenges for /mcp (RFC 6750 §3, RFC 9728 §5.1, SPEC §6).
+// WWW-Authenticate challenges for /mcp (RFC 6750 §3, RFC 9728 §5.1, docs/protocol.md §6).
 import { env } from '@/lib/env';
 import { MCP_SCOPES } from '@/lib/oauth/scopes';
 

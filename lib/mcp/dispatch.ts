@@ -1,4 +1,4 @@
-// Routes one JSON-RPC request to its method (SPEC §6 step 8), under the rules of its protocol version.
+// Routes one JSON-RPC request to its method (docs/protocol.md §6 step 8), under the rules of its protocol version.
 // Protocol errors are thrown as McpError; tool refusals come back in band (HTTP 200, isError: true).
 import { z } from 'zod';
 import { isMcpScope } from '@/lib/oauth/scopes';

@@ -1,4 +1,4 @@
-// POST /mcp: stateless JSON-RPC 2.0 over Streamable HTTP (SPEC §6). Each request pays the whole way:
+// POST /mcp: stateless JSON-RPC 2.0 over Streamable HTTP (docs/protocol.md §6). Each request pays the whole way:
 // method → Origin → token and grant → rate limit → body → protocol version → dispatch. The first
 // failure answers. Nothing is kept between requests: no session id, no server stream.
 // Requests refused for want of a valid access token are limited per client address: past

@@ -1,4 +1,4 @@
-// The JSON-RPC 2.0 envelope of one POST /mcp body (SPEC §6 step 6): parsed and checked before anything
+// The JSON-RPC 2.0 envelope of one POST /mcp body (docs/protocol.md §6 step 6): parsed and checked before anything
 // looks at its method. Batches are refused for every revision: 2025-06-18 removed JSON-RPC batching, and the one
 // revision that allowed it (2025-03-26) is served one message per request (docs/protocol.md §6).
 import { invalidRequest, parseError, type JsonRpcId } from './errors';

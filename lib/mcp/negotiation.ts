@@ -1,4 +1,4 @@
-// Which protocol revision a request speaks (SPEC §6 step 7), and the extra checks of 2026-07-28: the
+// Which protocol revision a request speaks (docs/protocol.md §6 step 7), and the extra checks of 2026-07-28: the
 // version and client capabilities in params._meta, and the Mcp-Method / Mcp-Name headers, which must
 // agree with the body.
 import type { JsonRpcMessage } from './envelope';

@@ -1,4 +1,4 @@
-// Prompts (SPEC §6): a prompt that puts the organization's recent security events in front of the model
+// Prompts (docs/protocol.md §6): a prompt that puts the organization's recent security events in front of the model
 // and asks for a summary. prompts/get needs mcp:read; a prompt that shows a tool's data meets that
 // tool's gates too (an admin's restriction, its scope, the role), and is listed only where it would be
 // served (gates.ts).

@@ -1,4 +1,4 @@
-// In-band refusals of tool calls (SPEC §6): HTTP 200 with `isError: true`, worded for the model to relay
+// In-band refusals of tool calls (docs/protocol.md §6): HTTP 200 with `isError: true`, worded for the model to relay
 // to the person. A 403 would be swallowed by the client's HTTP layer; this reaches the conversation.
 import { MCP_SCOPES, type McpScope } from '@/lib/oauth/scopes';
 import type { CallOutcome } from './call-outcome';

@@ -1,4 +1,4 @@
-// Resources (SPEC §6): small but real — the caller's organization profile. resources/list needs any
+// Resources (docs/protocol.md §6): small but real — the caller's organization profile. resources/list needs any
 // mcp:* scope, resources/read needs mcp:read. A resource that shows a tool's data meets that tool's
 // gates too (an admin's restriction, its scope, the role), and is listed only where it would be served
 // (gates.ts).

@@ -1,5 +1,5 @@
 // Bytes on the wire for /mcp: JSON-RPC results and errors, JSON by default or one SSE `message` event
-// when the client accepts only an event stream (SPEC §6), and CORS for browser-based clients.
+// when the client accepts only an event stream (docs/protocol.md §6), and CORS for browser-based clients.
 import { env } from '@/lib/env';
 import type { JsonRpcId, McpError } from './errors';
 

@@ -1,4 +1,4 @@
-// Adding someone to an org (SPEC §7): a person who has an account joins at once; someone who has none is
+// Adding someone to an org (docs/protocol.md §7): a person who has an account joins at once; someone who has none is
 // invited, with a set-password link. Only owners make owners (rules.ts).
 import type { OrgAdmin } from '@/lib/admin/access';
 import { conflict, forbidden } from '@/lib/admin/errors';

@@ -1,4 +1,4 @@
-// Changing an org's memberships, for its owners and admins (SPEC §7, issue: Members): change a role;
+// Changing an org's memberships, for its owners and admins (docs/protocol.md §7, issue: Members): change a role;
 // deactivate (their apps get 403 on the next /mcp call, grants kept) or reactivate; remove (their grants
 // in the org revoked); lift a sign-in lockout. Each change runs in its own transaction under the org's
 // lock, checked by the rules in rules.ts, and is audited in that transaction.

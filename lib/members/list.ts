@@ -1,4 +1,4 @@
-// An org's members as every surface lists them (SPEC §7): the console's Members page and list_members.
+// An org's members as every surface lists them (docs/protocol.md §7): the console's Members page and list_members.
 // Bounded: an org of many thousands answers with the first MEMBER_LIST_LIMIT and says it stopped there.
 import { db } from '@/lib/db/client';
 import type { MembershipStatus, Role } from '@/lib/generated/prisma/enums';

@@ -1,4 +1,4 @@
-// One-time set-password links an admin makes for a member (SPEC §7): a reset link, or a fresh invitation
+// One-time set-password links an admin makes for a member (docs/protocol.md §7): a reset link, or a fresh invitation
 // for someone who never set a password. Who may make one is in rules.ts (requireResetAllowed).
 import type { OrgAdmin } from '@/lib/admin/access';
 import { forbidden } from '@/lib/admin/errors';

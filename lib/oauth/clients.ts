@@ -1,4 +1,4 @@
-// Gatehouse's own record of each client (SPEC §1): every client has one, CIMD ones included.
+// Gatehouse's own record of each client (docs/protocol.md §1): every client has one, CIMD ones included.
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction, type Tx } from '@/lib/db/transaction';

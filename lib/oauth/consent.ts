@@ -1,4 +1,4 @@
-// The consent screen's data and decision (SPEC §5). The page shows what `loadConsent` returns; the form
+// The consent screen's data and decision (docs/protocol.md §5). The page shows what `loadConsent` returns; the form
 // posts to `decideConsent`, which records the grant and hands the result back to the provider.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
@@ -141,7 +141,7 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
       oidcScopes: offered.filter((scope) => ['openid', 'profile', 'email', 'offline_access'].includes(scope)),
       ip,
     });
-    // The approving account is the one signed in to Gatehouse (SPEC §5), whatever the provider session said.
+    // The approving account is the one signed in to Gatehouse (docs/protocol.md §5), whatever the provider session said.
     result = { login: { accountId: personId }, consent: { grantId } };
   }
   const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });

@@ -8,7 +8,7 @@ export function protectedResourceMetadata() {
     resource: mcpResource(),
     authorization_servers: [env().publicUrl],
     bearer_methods_supported: ['header'],
-    // Never offline_access: refresh tokens are issued without it (SPEC §1).
+    // Never offline_access: refresh tokens are issued without it (docs/protocol.md §1).
     scopes_supported: Object.keys(MCP_SCOPES),
     resource_name: 'Gatehouse MCP',
   };

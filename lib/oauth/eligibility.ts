@@ -1,4 +1,4 @@
-// In which of a person's organizations a client may be connected (SPEC §1, §5): an active membership,
+// In which of a person's organizations a client may be connected (docs/protocol.md §1, §5): an active membership,
 // an active plan, and an app policy that lets this client in.
 import { db } from '@/lib/db/client';
 import type { Role } from '@/lib/generated/prisma/enums';

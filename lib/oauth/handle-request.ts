@@ -29,7 +29,7 @@ export async function handleOAuthRequest(incoming: Request): Promise<Response> {
   try {
     return await answer(incoming, path);
   } catch (error) {
-    // RFC 7591 registration and RFC 7592 management answer browser-based clients with CORS `*` (SPEC §2),
+    // RFC 7591 registration and RFC 7592 management answer browser-based clients with CORS `*` (docs/protocol.md §2),
     // their refusals as well as their successes: a browser hides an answer without it from the client.
     return renderOAuthError(asOAuthError(error, incoming.method, path), { openCors: isRegistrationPath(path) });
   }

@@ -1,4 +1,4 @@
-// The one oidc-provider instance of this process, configured for Gatehouse (SPEC §2–§4). Each option that
+// The one oidc-provider instance of this process, configured for Gatehouse (docs/protocol.md §2–§4). Each option that
 // departs from the provider's defaults says why. Route handlers reach the provider through
 // handle-request.ts; it is a process singleton (lib/server/process-singleton.ts) because Next.js may evaluate this module once per route
 // bundle, and two providers would disagree about in-memory state (CIMD cache, keys).
@@ -20,7 +20,7 @@ import { isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
 import { orUnavailable } from './unavailable';
 
-/** Every provider endpoint lives under /oauth (SPEC §2); nothing points outside it. */
+/** Every provider endpoint lives under /oauth (docs/protocol.md §2); nothing points outside it. */
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
@@ -55,7 +55,7 @@ export const LIFETIMES = {
 
 const MCP_SCOPE_LIST = Object.keys(MCP_SCOPES).join(' ');
 
-/** Every authorization goes through the consent screen: no silent reuse of an earlier grant (SPEC §5). */
+/** Every authorization goes through the consent screen: no silent reuse of an earlier grant (docs/protocol.md §5). */
 function consentEveryTime() {
   const { Prompt, Check, base } = interactionPolicy;
   const policy = base();
@@ -109,7 +109,7 @@ async function createProvider(): Promise<Built> {
     expiresWithSession: () => false,
     // Refresh tokens for every client allowed the grant, whether or not it asked for offline_access.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    // Every refresh rotates (SPEC §4), confidential clients included.
+    // Every refresh rotates (docs/protocol.md §4), confidential clients included.
     rotateRefreshToken: () => true,
     // Revoking either token of a grant (RFC 7009) ends the whole grant: the app is disconnected.
     revokeGrantPolicy: () => true,
@@ -120,7 +120,7 @@ async function createProvider(): Promise<Built> {
       url: (_ctx, interaction) => `/consent/${interaction.uid}`,
       policy: consentEveryTime(),
     },
-    // Only the grant the person just approved; never one found in the provider session (SPEC §5).
+    // Only the grant the person just approved; never one found in the provider session (docs/protocol.md §5).
     loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
       const grantId = ctx.oidc.result?.consent?.grantId;
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
@@ -184,7 +184,7 @@ async function createProvider(): Promise<Built> {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
     return clientSecretMatches(this.clientSecret, actual);
   };
-  // SPEC §4: opaque access tokens start with mcp_at_, so leaked ones are easy to recognize and scan for.
+  // docs/protocol.md §4: opaque access tokens start with mcp_at_, so leaked ones are easy to recognize and scan for.
   const accessTokens = provider.AccessToken.prototype as unknown as { generateTokenId(this: unknown): string };
   const generateTokenId = accessTokens.generateTokenId;
   accessTokens.generateTokenId = function prefixedTokenId(this: unknown) {

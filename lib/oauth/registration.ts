@@ -1,4 +1,4 @@
-// RFC 7591 registration requests, checked and normalized before oidc-provider sees them (SPEC §3).
+// RFC 7591 registration requests, checked and normalized before oidc-provider sees them (docs/protocol.md §3).
 //
 // Real MCP clients send quirky bodies that must still succeed: unknown scopes and grant types (dropped),
 // an empty scope, custom-scheme and loopback redirect URIs with `application_type: web` or none at all

@@ -1,4 +1,4 @@
-// The scopes a person can grant (SPEC §1), and how an authorization request's `scope` is read.
+// The scopes a person can grant (docs/protocol.md §1), and how an authorization request's `scope` is read.
 import { hasOwnKey } from '@/lib/own-keys';
 
 export const MCP_SCOPES = {

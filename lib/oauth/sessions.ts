@@ -1,4 +1,4 @@
-// The provider's browser session ends with the person's Gatehouse session (SPEC §5: sign-out ends the
+// The provider's browser session ends with the person's Gatehouse session (docs/protocol.md §5: sign-out ends the
 // provider session too). next-auth's signOut event receives no request, so the sign-out route calls this.
 import { env } from '@/lib/env';
 import { nodePair } from './bridge';

@@ -1,4 +1,4 @@
-// Housekeeping, so that storage stays proportional to live grants (SPEC §3, issue "Housekeeping"):
+// Housekeeping, so that storage stays proportional to live grants (docs/protocol.md §3, issue "Housekeeping"):
 // - provider rows past their expiry (tokens, codes, sessions, interactions, replay records);
 // - /mcp call-log rows older than CALL_LOG_RETENTION_DAYS;
 // - dynamically registered clients that got no grant within 24 h of registering (abandoned or abusive

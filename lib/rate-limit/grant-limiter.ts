@@ -1,4 +1,4 @@
-// The /mcp budget: MCP_RATE_LIMIT_PER_MINUTE (default 120) requests per 60 s per grant (SPEC §6 step 5),
+// The /mcp budget: MCP_RATE_LIMIT_PER_MINUTE (default 120) requests per 60 s per grant (docs/protocol.md §6 step 5),
 // keyed by grant id — never by a token, so a refresh does not reset it. One process counts in memory; with REDIS_URL every instance
 // shares one budget in Redis.
 //

@@ -1,4 +1,4 @@
-// Two people in turn in one browser: the second never approves as the first (SPEC §5), and signing out
+// Two people in turn in one browser: the second never approves as the first (docs/protocol.md §5), and signing out
 // of Gatehouse ends the OAuth provider's session too.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';

@@ -1,4 +1,4 @@
-// The console's Overview, audit log and call log (SPEC §7): real /mcp calls with real tokens are counted
+// The console's Overview, audit log and call log (docs/protocol.md §7): real /mcp calls with real tokens are counted
 // on the Overview by app and by outcome; the logs filter, page and export only the admin's org, as CSV
 // (RFC 4180, formula-guarded) and JSON Lines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// SPEC §6 under hostile input: thousands of generated bodies, headers and tool arguments sent to POST /mcp
+// docs/protocol.md §6 under hostile input: thousands of generated bodies, headers and tool arguments sent to POST /mcp
 // with a valid bearer token (so that they reach parsing, version rules, dispatch and the tools, not only
 // the 401 path), and some with broken credentials. Every answer must be a well-formed JSON-RPC answer —
 // an error object with a numeric code for anything refused — never a 5xx and never a hang, and the

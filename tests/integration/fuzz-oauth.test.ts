@@ -1,4 +1,4 @@
-// SPEC §3–§5 under hostile input: generated bodies, parameters and headers sent to /oauth/register,
+// docs/protocol.md §3–§5 under hostile input: generated bodies, parameters and headers sent to /oauth/register,
 // /oauth/token (with a real client, real codes and refresh tokens among the values), /oauth/authorize
 // (as a signed-in person, so that requests reach the consent step) and the consent form (with the
 // person's real session and CSRF token, so that the fuzzed fields reach the decision). Every answer must

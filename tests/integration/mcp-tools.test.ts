@@ -1,4 +1,4 @@
-// SPEC §6 behaviour: tools, resources and prompts with their gates, in-band refusals, execute_tool as a
+// docs/protocol.md §6 behaviour: tools, resources and prompts with their gates, in-band refusals, execute_tool as a
 // mere indirection, the per-grant rate limit, the call log, and changes that take effect on the next call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases';

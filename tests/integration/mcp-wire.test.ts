@@ -1,4 +1,4 @@
-// SPEC §6 on the wire: the order of checks and their exact answers, the JSON-RPC envelope, encodings and
+// docs/protocol.md §6 on the wire: the order of checks and their exact answers, the JSON-RPC envelope, encodings and
 // protocol versions.
 import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

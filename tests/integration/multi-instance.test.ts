@@ -1,4 +1,4 @@
-// Several instances sharing PostgreSQL and Redis behave as one (SPEC §6, issue "Done when"): they start
+// Several instances sharing PostgreSQL and Redis behave as one (docs/protocol.md §6, issue "Done when"): they start
 // together, honour each other's tokens, share the rate-limit budget and the refresh replay window, see
 // each other's revocations at once, and only one of them sweeps. When Redis goes away, /mcp keeps
 // answering and each instance counts budgets on its own (docs/operations.md, "Several instances").

@@ -1,4 +1,4 @@
-// SPEC §4–§5: the authorization request, PKCE, the resource indicator, and the consent screen's rules.
+// docs/protocol.md §4–§5: the authorization request, PKCE, the resource indicator, and the consent screen's rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl, Browser, connect, decide, openConsent, pkce, register, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';

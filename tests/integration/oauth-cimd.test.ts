@@ -1,4 +1,4 @@
-// SPEC §3: Client ID Metadata Documents — a client identified by an https URL, without registering.
+// docs/protocol.md §3: Client ID Metadata Documents — a client identified by an https URL, without registering.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// SPEC §2: the documents that let any MCP client find Gatehouse.
+// docs/protocol.md §2: the documents that let any MCP client find Gatehouse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server';
 

@@ -1,4 +1,4 @@
-// SPEC §3: dynamic client registration (RFC 7591, RFC 7592) — what real clients send succeeds, what is
+// docs/protocol.md §3: dynamic client registration (RFC 7591, RFC 7592) — what real clients send succeeds, what is
 // dangerous is refused, and secrets never come back.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// SPEC §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
+// docs/protocol.md §4: tokens — lifetimes and format, single-use codes, rotation with a 10 s replay window, theft
 // detection, revocation, introspection, and nothing usable stored at rest.
 import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

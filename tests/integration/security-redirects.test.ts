@@ -1,4 +1,4 @@
-// Open redirects through redirect_uri (SPEC §3–§4): the authorization endpoint compares the redirect URI
+// Open redirects through redirect_uri (docs/protocol.md §3–§4): the authorization endpoint compares the redirect URI
 // with the registered ones exactly, so that no spelling of an attacker's address — a longer path, another
 // host that reads like the right one, encoded or doubled slashes, userinfo — gets a browser sent there,
 // not even with an error. Registration refuses the URIs that are dangerous in themselves.

@@ -1,4 +1,4 @@
-// The JSON-RPC 2.0 envelope of one POST /mcp body (lib/mcp/envelope.ts, SPEC §6 step 6): what is
+// The JSON-RPC 2.0 envelope of one POST /mcp body (lib/mcp/envelope.ts, docs/protocol.md §6 step 6): what is
 // refused before anyone looks at the method, with which code and HTTP status, and what is accepted.
 import { describe, expect, it } from 'vitest';
 import { parseEnvelope } from '@/lib/mcp/envelope';

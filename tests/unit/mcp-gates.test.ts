@@ -1,4 +1,4 @@
-// The gates a tool call passes, in order (lib/mcp/gates.ts, SPEC §6): an admin's restriction, the
+// The gates a tool call passes, in order (lib/mcp/gates.ts, docs/protocol.md §6): an admin's restriction, the
 // connection's scope, the role's tool:execute and the tool's own permission, then storable text and the
 // tool's input schema. Prompts and resources built from a tool's data meet the first three.
 import { mkdtempSync } from 'node:fs';

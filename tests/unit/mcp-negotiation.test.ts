@@ -1,5 +1,5 @@
 // Which protocol revision a request speaks, and the checks 2026-07-28 adds (lib/mcp/negotiation.ts,
-// SPEC §6 step 7): the version and client capabilities in params._meta, and the Mcp-Method / Mcp-Name
+// docs/protocol.md §6 step 7): the version and client capabilities in params._meta, and the Mcp-Method / Mcp-Name
 // headers that must agree with the body, with the =?base64?…?= form for values that are not header-safe.
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '@/lib/mcp/envelope';

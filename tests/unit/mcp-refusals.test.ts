@@ -1,4 +1,4 @@
-// In-band refusals of tool calls (lib/mcp/refusals.ts, SPEC §6): HTTP 200 with isError, worded for the
+// In-band refusals of tool calls (lib/mcp/refusals.ts, docs/protocol.md §6): HTTP 200 with isError, worded for the
 // model to relay — each says what went wrong and whether reconnecting helps.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

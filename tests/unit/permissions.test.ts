@@ -1,4 +1,4 @@
-// What each role may do (SPEC §1, lib/auth/permissions.ts): the one table /mcp's gates, the console and
+// What each role may do (docs/protocol.md §1, lib/auth/permissions.ts): the one table /mcp's gates, the console and
 // the consent screen read. Every role × permission is pinned here, so a grant added or lost shows.
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_PERMISSIONS, hasPermission, permissionsOf, roleCan, type Permission } from '@/lib/auth/permissions';

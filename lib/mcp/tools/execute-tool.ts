@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from './definition';
 
 /**
- * A naming indirection only (SPEC §6): dispatch.ts unwraps `{name, arguments}` and runs the named tool
+ * A naming indirection only (docs/protocol.md §6): dispatch.ts unwraps `{name, arguments}` and runs the named tool
  * through exactly the gates a direct call meets. It has no gate of its own and grants nothing.
  */
 export const executeTool = defineTool({

@@ -5,7 +5,7 @@
 // - the provider's own browser session may not speak for anyone but the person signed in to Gatehouse:
 //   when it belongs to someone else (people switched accounts in this browser), or nobody is signed in,
 //   it is ended before the provider looks at it. The consent screen then finishes the login with the
-//   Gatehouse person (SPEC §5: the approving account is always the one signed in).
+//   Gatehouse person (docs/protocol.md §5: the approving account is always the one signed in).
 import type Provider from 'oidc-provider';
 import { signedInPersonId } from '@/lib/auth/signed-in';
 import { nodePair, type BridgeOptions } from '../bridge';

@@ -2,7 +2,7 @@
 // body. Their errors are typed values (../errors.ts), rendered in handle-request.ts.
 import { requestWithBody } from '@/lib/http/body';
 
-/** CORS `*` for endpoints any browser-based client may call (SPEC §2). */
+/** CORS `*` for endpoints any browser-based client may call (docs/protocol.md §2). */
 export function withOpenCors(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('Access-Control-Allow-Origin', '*');

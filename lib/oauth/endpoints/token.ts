@@ -1,4 +1,4 @@
-// POST /oauth/token around the provider (SPEC §4):
+// POST /oauth/token around the provider (docs/protocol.md §4):
 // - every exchange runs in one database transaction, so a code's consumption, the tokens it yields and
 //   their audit event commit together, and a concurrent revocation is ordered with it (adapter.ts);
 // - a refresh token rotates exactly once: repeats of it within 10 s (parallel client processes, a lost
