@@ -1,6 +1,7 @@
 // The fields of the log pages' filter forms (audit log, call log): labelled inputs and menus, the date
 // range, and the line that says why a filter was refused.
 import type { ReactNode } from 'react';
+import type { LogFacets } from '@/lib/audit/log-facets';
 import { inputClass, selectClass } from '../components';
 
 export function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
@@ -51,5 +52,23 @@ export function FilterProblem({ message }: { message: string }) {
     <p role="alert" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
       {message}
     </p>
+  );
+}
+
+/** The filters both logs have: who acted, with which app, and when. */
+export function PersonAppAndDateFields({ facets, shown }: { facets: LogFacets; shown: { person?: string; client?: string; from?: string; to?: string } }) {
+  return (
+    <>
+      <SelectField
+        id="filter-person"
+        name="person"
+        label="Person"
+        anyLabel="Everyone"
+        value={shown.person ?? ''}
+        options={facets.people.map((person) => ({ value: person.id, label: `${person.name} (${person.email})` }))}
+      />
+      <SelectField id="filter-client" name="client" label="App" anyLabel="Every app" value={shown.client ?? ''} options={facets.clients.map((client) => ({ value: client.id, label: client.name }))} />
+      <DateFields from={shown.from ?? ''} to={shown.to ?? ''} />
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
 import { logFacets } from '@/lib/audit/log-facets';
 import { DataTable, EmptyState, linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
-import { DateFields, FilterProblem, SelectField } from '../filter-fields';
+import { FilterProblem, PersonAppAndDateFields, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
 import { ClientCell, PersonCell, When } from '../log-cells';
 import { listParams } from '../log-links';
@@ -34,16 +34,7 @@ export default async function AuditLogPage({ params, searchParams }: Props) {
       </PageHeading>
       <FilterForm key={new URLSearchParams(shown).toString()} label="Filter the audit log" clearHref={base}>
         <SelectField id="filter-type" name="type" label="Event type" anyLabel="Every type" value={shown.type ?? ''} options={types.map((type) => ({ value: type, label: type }))} />
-        <SelectField
-          id="filter-person"
-          name="person"
-          label="Person"
-          anyLabel="Everyone"
-          value={shown.person ?? ''}
-          options={facets.people.map((person) => ({ value: person.id, label: `${person.name} (${person.email})` }))}
-        />
-        <SelectField id="filter-client" name="client" label="App" anyLabel="Every app" value={shown.client ?? ''} options={facets.clients.map((client) => ({ value: client.id, label: client.name }))} />
-        <DateFields from={shown.from ?? ''} to={shown.to ?? ''} />
+        <PersonAppAndDateFields facets={facets} shown={shown} />
       </FilterForm>
       {problem ? <FilterProblem message={problem} /> : null}
       {page && page.rows.length === 0 ? <EmptyState>No audit events{filtered ? ' match this filter' : ' yet'}.</EmptyState> : null}

@@ -6,7 +6,7 @@ import { logFacets } from '@/lib/audit/log-facets';
 import { TOOLS } from '@/lib/mcp/tools';
 import { DataTable, EmptyState, inputClass, linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
-import { DateFields, Field, FilterProblem, SelectField } from '../filter-fields';
+import { Field, FilterProblem, PersonAppAndDateFields, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
 import { ClientCell, PersonCell, When } from '../log-cells';
 import { listParams } from '../log-links';
@@ -54,16 +54,7 @@ export default async function CallLogPage({ params, searchParams }: Props) {
           value={shown.outcome ?? ''}
           options={OUTCOME_CATEGORIES.map((category) => ({ value: category.key, label: category.label }))}
         />
-        <SelectField
-          id="filter-person"
-          name="person"
-          label="Person"
-          anyLabel="Everyone"
-          value={shown.person ?? ''}
-          options={facets.people.map((person) => ({ value: person.id, label: `${person.name} (${person.email})` }))}
-        />
-        <SelectField id="filter-client" name="client" label="App" anyLabel="Every app" value={shown.client ?? ''} options={facets.clients.map((client) => ({ value: client.id, label: client.name }))} />
-        <DateFields from={shown.from ?? ''} to={shown.to ?? ''} />
+        <PersonAppAndDateFields facets={facets} shown={shown} />
       </FilterForm>
       {problem ? <FilterProblem message={problem} /> : null}
       {page && page.rows.length === 0 ? <EmptyState>No calls{query.size > 0 ? ' match this filter' : ' yet'}.</EmptyState> : null}
