@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import type { ClientName, PersonName } from '@/lib/audit/log-names';
+import { linkClass } from '../components';
 
 export function When({ at }: { at: Date }) {
   return (
@@ -51,4 +52,15 @@ export function personLine(person: PersonName | null, none: string | null = null
 export function AppLine({ client }: { client: ClientName | null }) {
   if (!client) return null;
   return <span className="break-all">{client.name === client.id ? client.id : `${client.name} (${client.id})`}</span>;
+}
+
+/** The last cell of a log row: the link to its detail page, which keeps the list's filter and page. */
+export function DetailsCell({ base, id, what, here }: { base: string; id: bigint; what: string; here: URLSearchParams }) {
+  return (
+    <td className="px-3 py-2 text-right">
+      <a href={`${base}/${id}${here.size ? `?${here}` : ''}`} className={linkClass}>
+        Details<span className="sr-only">{` of ${what} ${id}`}</span>
+      </a>
+    </td>
+  );
 }

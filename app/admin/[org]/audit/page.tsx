@@ -1,14 +1,13 @@
 import type { Metadata } from 'next';
 import { auditFilterParams, parseAuditFilter } from '@/lib/audit/filter';
 import { auditEventTypes, auditLogPage } from '@/lib/audit/read';
-import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
 import { logFacets } from '@/lib/audit/log-facets';
-import { DataTable, EmptyState, linkClass, PageHeading } from '../../components';
+import { DataTable, EmptyState, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { FilterProblem, PersonAppAndDateFields, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
-import { ClientCell, PersonCell, When } from '../log-cells';
-import { listParams } from '../log-links';
+import { ClientCell, DetailsCell, PersonCell, When } from '../log-cells';
+import { logPageState } from '../log-links';
 import { ExportLinks, Pager } from '../log-paging';
 
 export const metadata: Metadata = { title: 'Audit log · Admin' };
@@ -18,13 +17,9 @@ type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<st
 export default async function AuditLogPage({ params, searchParams }: Props) {
   const { org } = await params;
   const admin = await orgPage(org, '/audit', 'audit:read');
-  const raw = await searchParams;
-  const shown = firstValues(raw);
-  const { filter, problem } = filterOrProblem(parseAuditFilter, raw);
+  const { shown, filter, problem, query, here } = logPageState(await searchParams, parseAuditFilter, auditFilterParams);
   const base = `/admin/${admin.org.slug}/audit`;
   const [types, facets, page] = await Promise.all([auditEventTypes(admin.org.id), logFacets(admin.org.id), filter ? auditLogPage(admin.org.id, filter) : null]);
-  const query = filter ? auditFilterParams(filter) : new URLSearchParams();
-  const here = filter ? listParams(filter, auditFilterParams) : new URLSearchParams();
   const filtered = query.size > 0;
 
   return (
@@ -54,11 +49,7 @@ export default async function AuditLogPage({ params, searchParams }: Props) {
                   <ClientCell client={row.client} />
                 </td>
                 <td className="px-3 py-2 font-mono text-xs">{row.ip ?? '—'}</td>
-                <td className="px-3 py-2 text-right">
-                  <a href={`${base}/${row.id}${here.size ? `?${here}` : ''}`} className={linkClass}>
-                    Details<span className="sr-only"> of event {row.id.toString()}</span>
-                  </a>
-                </td>
+                <DetailsCell base={base} id={row.id} what="event" here={here} />
               </tr>
             ))}
           </DataTable>

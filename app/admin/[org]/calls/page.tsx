@@ -1,15 +1,14 @@
 import type { Metadata } from 'next';
 import { callFilterParams, callLogPage, parseCallFilter } from '@/lib/audit/call-log-read';
 import { OUTCOME_CATEGORIES } from '@/lib/audit/call-outcomes';
-import { filterOrProblem, firstValues } from '@/lib/audit/log-filter';
 import { logFacets } from '@/lib/audit/log-facets';
 import { TOOLS } from '@/lib/mcp/tools';
-import { DataTable, EmptyState, inputClass, linkClass, PageHeading } from '../../components';
+import { DataTable, EmptyState, inputClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { Field, FilterProblem, PersonAppAndDateFields, SelectField } from '../filter-fields';
 import { FilterForm } from '../filter-form';
-import { ClientCell, PersonCell, When } from '../log-cells';
-import { listParams } from '../log-links';
+import { ClientCell, DetailsCell, PersonCell, When } from '../log-cells';
+import { logPageState } from '../log-links';
 import { ExportLinks, Pager } from '../log-paging';
 import { OutcomeBadge } from './outcome-badge';
 
@@ -23,13 +22,9 @@ type Props = { params: Promise<{ org: string }>; searchParams: Promise<Record<st
 export default async function CallLogPage({ params, searchParams }: Props) {
   const { org } = await params;
   const admin = await orgPage(org, '/calls', 'audit:read');
-  const raw = await searchParams;
-  const shown = firstValues(raw);
-  const { filter, problem } = filterOrProblem(parseCallFilter, raw);
+  const { shown, filter, problem, query, here } = logPageState(await searchParams, parseCallFilter, callFilterParams);
   const base = `/admin/${admin.org.slug}/calls`;
   const [facets, page] = await Promise.all([logFacets(admin.org.id), filter ? callLogPage(admin.org.id, filter) : null]);
-  const query = filter ? callFilterParams(filter) : new URLSearchParams();
-  const here = filter ? listParams(filter, callFilterParams) : new URLSearchParams();
 
   return (
     <div className="space-y-4">
@@ -79,11 +74,7 @@ export default async function CallLogPage({ params, searchParams }: Props) {
                   <ClientCell client={row.client} />
                 </td>
                 <td className="px-3 py-2 text-right tabular-nums whitespace-nowrap">{row.latencyMs} ms</td>
-                <td className="px-3 py-2 text-right">
-                  <a href={`${base}/${row.id}${here.size ? `?${here}` : ''}`} className={linkClass}>
-                    Details<span className="sr-only"> of call {row.id.toString()}</span>
-                  </a>
-                </td>
+                <DetailsCell base={base} id={row.id} what="call" here={here} />
               </tr>
             ))}
           </DataTable>
