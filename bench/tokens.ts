@@ -2,7 +2,7 @@
 // person's sign-in and consent, the code exchange — one client (and so one grant) per connection, so that
 // no measurement is served from one hot row.
 import { createHash, randomBytes } from 'node:crypto';
-import { CookieJar, signIn } from '../tests/helpers/session';
+import { type CookieJar, signIn } from '../tests/helpers/session';
 
 export type Connection = { clientId: string; accessToken: string; refreshToken: string };
 

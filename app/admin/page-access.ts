@@ -40,7 +40,7 @@ export async function instanceLayout(): Promise<InstanceAdmin> {
 
 async function requestedPath(fallback: string): Promise<string> {
   const path = (await headers()).get(REQUEST_PATH_HEADER);
-  return path && path.startsWith('/admin/') ? path : fallback;
+  return path?.startsWith('/admin/') ? path : fallback;
 }
 
 export function instancePage(page: string): Promise<InstanceAdmin> {

@@ -11,5 +11,5 @@ export function relativeTime(iso: string | Date, now = Date.now()): string {
 
 /** An exact UTC timestamp for tables and tooltips. */
 export function exactTime(iso: string | Date): string {
-  return new Date(iso).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+  return `${new Date(iso).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }

@@ -39,7 +39,7 @@ export type ConsentView =
 export async function loadConsent(uid: string, cookieHeader: string, error: string | null): Promise<ConsentView> {
   const provider = await oauthProvider();
   const interaction = await provider.Interaction.find(uid);
-  if (!interaction || !interaction.params.client_id) return { kind: 'expired' };
+  if (!interaction?.params.client_id) return { kind: 'expired' };
 
   const personId = await signedInPersonId(new Headers({ cookie: cookieHeader }));
   if (!personId) return { kind: 'sign-in', loginPath: `/login?callbackUrl=${encodeURIComponent(`/consent/${uid}`)}` };

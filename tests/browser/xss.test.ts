@@ -103,7 +103,8 @@ describe.runIf(HAS_CHROMIUM)('client-controlled text in Chromium', () => {
       await page.goto(`${url}${path}`);
       expect(new URL(page.url()).pathname, path).toBe(path.split('?')[0]);
       await expectInert(page, dialogs, path);
-      // The name did reach the page, as text.
+      // The name did reach the page, as text a person sees (innerText, not textContent, on purpose).
+      // biome-ignore lint/performance/useDomNodeTextContent: what is rendered visibly is the point
       if (showsName) expect(await page.locator('body').innerText(), path).toContain(`<script>window.__xss='name'</script>`);
     }
     await context.close();

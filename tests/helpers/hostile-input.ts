@@ -82,8 +82,8 @@ export const deepNestingText: fc.Arbitrary<string> = fc
   .tuple(fc.integer({ min: 64, max: 60_000 }), fc.constantFrom('array', 'object', 'mixed'))
   .map(([depth, shape]) => {
     if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-    if (shape === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-    return '{"a":['.repeat(depth) + '0' + ']}'.repeat(depth);
+    if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    return `${'{"a":['.repeat(depth)}0${']}'.repeat(depth)}`;
   });
 
 const keyText: fc.Arbitrary<string> = fc.oneof(

@@ -12,7 +12,7 @@ import { postMcp, rpc } from '../helpers/mcp';
 import { authorizeUrl, Browser, connect, pkce, register, tokenRequest, type Tokens } from '../helpers/oauth';
 import { callServerAction } from '../helpers/server-actions';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
-import { CookieJar, signIn } from '../helpers/session';
+import { type CookieJar, signIn } from '../helpers/session';
 
 const person = (email: string) => ({ email, password: TEST_DEMO_PASSWORD });
 const OWNER = person('owner@acme.test'); // Olivia: owner of Acme and instance admin

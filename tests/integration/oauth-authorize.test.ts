@@ -85,7 +85,7 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
   });
 
   it('accepts scheme and host in any case, stores the canonical resource, and issues code with iss (RFC 9207)', async () => {
-    const spelled = server.url.replace('http://localhost', 'HTTP://LocalHost') + '/mcp';
+    const spelled = `${server.url.replace('http://localhost', 'HTTP://LocalHost')}/mcp`;
     const browser = new Browser(server.url);
     await browser.signIn(member.email, member.password);
     const { verifier, challenge: ownChallenge } = pkce();

@@ -165,7 +165,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
       expect(refused.body.error, resource).toBe('invalid_target');
     }
     // The honest client's retry: the refresh token was not spent, nothing was taken for theft.
-    const retried = await refreshFor(server.url.replace('http://localhost', 'HTTP://LOCALHOST') + '/mcp');
+    const retried = await refreshFor(`${server.url.replace('http://localhost', 'HTTP://LOCALHOST')}/mcp`);
     expect(retried.response.status, JSON.stringify(retried.body)).toBe(200);
     remember(retried.body.access_token, retried.body.refresh_token);
     const next = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: retried.body.refresh_token!, client_id: own.client_id });

@@ -168,7 +168,7 @@ describe('the JSON-RPC envelope', () => {
     });
 
     it('deeply nested params without overflowing the stack', () => {
-      const nested = '{"a":'.repeat(2000) + '1' + '}'.repeat(2000);
+      const nested = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
       expect(parseEnvelope(`{"jsonrpc":"2.0","id":1,"method":"ping","params":${nested}}`).method).toBe('ping');
     });
   });

@@ -190,7 +190,7 @@ describe('passGates', () => {
 
   it.each([
     ['a NUL in a value', { filter: { name: 'a\u0000b' } }],
-    ['a NUL in a key', { ['a\u0000']: 1 }],
+    ['a NUL in a key', { 'a\u0000': 1 }],
     ['an unpaired surrogate', { filter: { name: '\ud800' } }],
     ['a NUL deep in an array', { filter: { name: 'x' }, list: [[['\u0000']]] }],
   ])('refuses %s as invalid arguments, before the schema', async (_what, args) => {

@@ -297,7 +297,7 @@ describe('checkVersionRules for 2026-07-28', () => {
       expect(checkVersionRules(V2026, plain.headers, plain.message)).toBeNull();
       const encoded = request2026('tools/call', { name }, { 'mcp-name': base64(name) });
       expect(checkVersionRules(V2026, encoded.headers, encoded.message)).toBeNull();
-      const off = request2026('tools/call', { name }, { 'mcp-name': name.slice(1) + 'x' });
+      const off = request2026('tools/call', { name }, { 'mcp-name': `${name.slice(1)}x` });
       expect(refusalOf(() => checkVersionRules(V2026, off.headers, off.message)).code).toBe(-32020);
     });
 

@@ -66,7 +66,7 @@ export async function handleToken(request: Request, run: RunProvider, provider: 
   try {
     outcome = await inTransaction(async (tx) => {
       const result = refreshToken
-        ? await refresh(tx, refreshToken, { request, form, clientId }, forward, run, provider, ip)
+        ? await refresh(tx, refreshToken, { request, form, clientId }, forward, run)
         : code
           ? await exchangeCode(tx, code, forward, run)
           : { response: await run(forward), issued: 'token.issued' as const };
@@ -144,8 +144,6 @@ async function refresh(
   presented: Presented,
   forward: Request,
   run: RunProvider,
-  provider: Provider,
-  ip: string,
 ): Promise<Outcome> {
   const key = storageId('RefreshToken', refreshToken);
   await lockKey(tx, key);
