@@ -49,8 +49,7 @@ async function refuseServerAction(request: NextRequest): Promise<Refusal | null>
   // the framework, an oversized call got a 500 (multipart) or an empty 200 (JSON text).
   const bytes = await readLimitedBytes(request, ACTION_BODY_LIMIT_BYTES);
   if (bytes === null) return { status: 413, description: `A server action request may be at most ${ACTION_BODY_LIMIT_BYTES} bytes.` };
-  const malformed = (reason: string | null): Refusal | null =>
-    reason === null ? null : { status: 400, description: `Malformed server action request: ${reason}.` };
+  const malformed = (reason: string | null): Refusal | null => (reason === null ? null : { status: 400, description: `Malformed server action request: ${reason}.` });
   if (!multipart) {
     // Decoded as the framework decodes it, keeping a byte-order mark (which then fails JSON.parse there too).
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);

@@ -21,11 +21,7 @@ export default async function HomePage() {
             <h1 className="text-2xl font-semibold">Signed in as {person.name}</h1>
             <p className="text-slate-600" data-testid="person-email">
               {person.email}
-              {person.isInstanceAdmin ? (
-                <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
-                  Instance admin
-                </span>
-              ) : null}
+              {person.isInstanceAdmin ? <span className="ml-2 rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">Instance admin</span> : null}
             </p>
           </div>
           <SignOutButton />

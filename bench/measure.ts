@@ -90,15 +90,12 @@ export async function latencyAt(url: string, scenario: Scenario, seconds: number
 
 function send(agent: Agent, target: URL, next: BenchRequest): Promise<{ status: number | string; body: string }> {
   return new Promise((resolve) => {
-    const outgoing = httpRequest(
-      { agent, hostname: target.hostname, port: target.port, method: next.method, path: next.path, headers: next.headers, timeout: 10_000 },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', () => resolve({ status: 'error', body: '' }));
-      },
-    );
+    const outgoing = httpRequest({ agent, hostname: target.hostname, port: target.port, method: next.method, path: next.path, headers: next.headers, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', () => resolve({ status: 'error', body: '' }));
+    });
     outgoing.on('timeout', () => outgoing.destroy(new Error('timeout')));
     outgoing.on('error', (error) => resolve({ status: error.message === 'timeout' ? 'timeout' : 'error', body: '' }));
     outgoing.end(next.body);

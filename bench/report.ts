@@ -38,10 +38,7 @@ export function machine(): string {
 const round = (value: number, digits = 0) => Number(value.toFixed(digits));
 
 export function markdown(report: Report): string {
-  const lines = [
-    `Measured ${report.at} on ${report.machine}, Node ${report.node}; ${report.secondsPerRun} s per run, 32 connections; latency at a fixed offered rate of half of B's maximum.`,
-    '',
-  ];
+  const lines = [`Measured ${report.at} on ${report.machine}, Node ${report.node}; ${report.secondsPerRun} s per run, 32 connections; latency at a fixed offered rate of half of B's maximum.`, ''];
   for (const run of report.runs) {
     const a = run.measurements.find((m) => m.key === 'A');
     const b = run.measurements.find((m) => m.key === 'B');

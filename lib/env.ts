@@ -9,9 +9,7 @@ import { processSingleton } from '@/lib/server/process-singleton';
 export const DEFAULT_DEMO_PASSWORD = 'gatehouse-demo';
 export const MIN_SECRET_LENGTH = 32;
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const schema = z
   .object({
@@ -33,10 +31,7 @@ const schema = z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
-    AUTH_SECRET: z
-      .string()
-      .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (try: openssl rand -base64 48)`)
-      .optional(),
+    AUTH_SECRET: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (try: openssl rand -base64 48)`).optional(),
     TRUST_PROXY: booleanFlag.default(false),
     DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
     CIMD: z.enum(['on', 'off']).default('on'),
@@ -48,7 +43,12 @@ const schema = z
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     MCP_ALLOWED_ORIGINS: z
       .string()
-      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
       .refine((origins) => origins.every((origin) => /^https?:\/\/[^/]+$/.test(origin)), 'must be comma-separated origins such as https://app.example')
       .optional(),
     OAUTH_SIGNING_KEYS: z
@@ -79,7 +79,12 @@ const schema = z
       .optional(),
     OAUTH_COOKIE_KEYS: z
       .string()
-      .transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
       .refine((keys) => keys.length > 0 && keys.every((key) => key.length >= 32), 'must be comma-separated secrets of at least 32 characters')
       .optional(),
   })
@@ -94,8 +99,7 @@ const schema = z
       ctx.addIssue({
         code: 'custom',
         path: ['AUTH_SECRET'],
-        message:
-          'is required when DATABASE_URL is set: every instance must share it (try: openssl rand -base64 48)',
+        message: 'is required when DATABASE_URL is set: every instance must share it (try: openssl rand -base64 48)',
       });
     }
   });
@@ -146,8 +150,7 @@ export const CONFIGURATION: readonly ConfigurationEntry[] = [
     name: 'AUTH_SECRET',
     default: '*(embedded: generated into `DATA_DIR`)*',
     readBy: 'server',
-    description:
-      'At least 32 characters, **required with `DATABASE_URL`**, the same on every instance: signs sessions and seals the stored keys (`openssl rand -base64 48`).',
+    description: 'At least 32 characters, **required with `DATABASE_URL`**, the same on every instance: signs sessions and seals the stored keys (`openssl rand -base64 48`).',
   },
   {
     name: 'REDIS_URL',
@@ -261,7 +264,7 @@ export const CONFIGURATION: readonly ConfigurationEntry[] = [
     name: 'NODE_OPTIONS',
     default: '*(unset)*',
     readBy: 'tools',
-    description: 'A `--max-old-space-size` here replaces the server\'s default of 256 MB.',
+    description: "A `--max-old-space-size` here replaces the server's default of 256 MB.",
   },
   {
     name: 'GATEHOUSE_DIST_DIR',
@@ -340,15 +343,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`));
   }
   const raw = parsed.data;
   const dataDir = resolve(raw.DATA_DIR);
-  const database = raw.DATABASE_URL
-    ? ({ kind: 'postgres', url: raw.DATABASE_URL } as const)
-    : ({ kind: 'embedded', dataDir: join(dataDir, 'pgdata') } as const);
+  const database = raw.DATABASE_URL ? ({ kind: 'postgres', url: raw.DATABASE_URL } as const) : ({ kind: 'embedded', dataDir: join(dataDir, 'pgdata') } as const);
   const publicUrl = raw.PUBLIC_URL ? (parseOrigin(raw.PUBLIC_URL) as string) : `http://localhost:${raw.PORT}`;
   return {
     nodeEnv: raw.NODE_ENV,

@@ -11,10 +11,6 @@ runCli(async () => {
   const { kind, prisma, pglite } = database();
   await migrate(config.database, pglite);
   const outcome = await seedDemoData(prisma, { password: config.demoPassword, databaseKind: kind });
-  console.log(
-    outcome.seeded
-      ? `Demo data created. Sign in as ${DEMO_PEOPLE.map((person) => person.email).join(', ')}.`
-      : `Nothing seeded: ${outcome.reason}.`,
-  );
+  console.log(outcome.seeded ? `Demo data created. Sign in as ${DEMO_PEOPLE.map((person) => person.email).join(', ')}.` : `Nothing seeded: ${outcome.reason}.`);
   await closeDatabase();
 });

@@ -19,8 +19,7 @@ export async function checkConsistency(databaseUrl: string, tally: Tally, since:
   await client.connect();
   try {
     const checks: Check[] = [];
-    const check = (name: string, expected: number | string, found: number | string) =>
-      checks.push({ name, expected: String(expected), found: String(found), ok: String(expected) === String(found) });
+    const check = (name: string, expected: number | string, found: number | string) => checks.push({ name, expected: String(expected), found: String(found), ok: String(expected) === String(found) });
 
     const calls = await waitForCallLog(client, since, tally.mcpAnswered);
     check('call-log rows = /mcp requests answered', tally.mcpAnswered, calls);
@@ -33,10 +32,7 @@ export async function checkConsistency(databaseUrl: string, tally: Tally, since:
     check('grant.revoked = revocations made', tally.revokedByClient + tally.revokedByPerson, events['grant.revoked'] ?? 0);
     check('tool.restricted + tool.unrestricted = admin changes made', tally.toolChanges, (events['tool.restricted'] ?? 0) + (events['tool.unrestricted'] ?? 0));
 
-    const revoked = await client.query<{ count: string }>(
-      `SELECT count(*) FROM grants WHERE client_id = ANY($1::text[]) AND revoked_at IS NOT NULL`,
-      [tally.revokedClientIds],
-    );
+    const revoked = await client.query<{ count: string }>(`SELECT count(*) FROM grants WHERE client_id = ANY($1::text[]) AND revoked_at IS NOT NULL`, [tally.revokedClientIds]);
     check('grants revoked by the traffic that are revoked in the database', tally.revokedClientIds.length, Number(revoked.rows[0]!.count));
     const live = await client.query<{ count: string }>(
       `SELECT count(*) FROM oidc_models t JOIN grants g ON g.id = t.grant_id

@@ -26,9 +26,7 @@ export function ClientIdentityCell({ name, badge, registration, clientId }: { na
 export function RedirectUrisCell({ uris, hostname }: { uris: string[]; hostname: string | null }) {
   return (
     <td className="px-3 py-2 align-top">
-      <ul className="max-w-[18rem] space-y-0.5 font-mono text-xs break-all">
-        {uris.length ? uris.map((uri) => <li key={uri}>{uri}</li>) : <li className="text-slate-500">{hostname ?? '—'}</li>}
-      </ul>
+      <ul className="max-w-[18rem] space-y-0.5 font-mono text-xs break-all">{uris.length ? uris.map((uri) => <li key={uri}>{uri}</li>) : <li className="text-slate-500">{hostname ?? '—'}</li>}</ul>
     </td>
   );
 }

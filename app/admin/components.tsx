@@ -49,10 +49,8 @@ export function Badge({ tone = 'neutral', children }: { tone?: keyof typeof BADG
   return <span className={`inline-block rounded px-2 py-0.5 text-xs font-medium whitespace-nowrap ${BADGE[tone]}`}>{children}</span>;
 }
 
-export const selectClass =
-  'rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
-export const inputClass =
-  'w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
+export const selectClass = 'rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
+export const inputClass = 'w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand';
 
 const BUTTON = 'inline-flex items-center justify-center rounded px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-1';
 export const primaryButton = `${BUTTON} bg-brand text-white hover:opacity-90`;

@@ -20,7 +20,10 @@ export default async function AdminIndex() {
       <ul className="space-y-3">
         {orgs.map((org) => (
           <li key={org.slug}>
-            <Link href={`/admin/${org.slug}`} className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
+            <Link
+              href={`/admin/${org.slug}`}
+              className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
+            >
               <span className="font-medium">{org.name}</span>
               <span className="ml-2 text-sm text-slate-600">you are {org.role}</span>
             </Link>
@@ -28,7 +31,10 @@ export default async function AdminIndex() {
         ))}
         {person.isInstanceAdmin ? (
           <li>
-            <Link href="/admin/instance" className="block rounded-lg border border-amber-200 bg-amber-50 p-4 shadow-sm hover:border-amber-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
+            <Link
+              href="/admin/instance"
+              className="block rounded-lg border border-amber-200 bg-amber-50 p-4 shadow-sm hover:border-amber-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
+            >
               <span className="font-medium">This installation</span>
               <span className="ml-2 text-sm text-slate-600">every client, organization and person; signing keys</span>
             </Link>

@@ -33,12 +33,7 @@ export function ConfirmDialog({
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      className="m-auto w-[min(28rem,92vw)] rounded-lg p-6 shadow-xl backdrop:bg-slate-900/40"
-      onClose={onCancel}
-    >
+    <dialog ref={dialog} aria-labelledby={titleId} className="m-auto w-[min(28rem,92vw)] rounded-lg p-6 shadow-xl backdrop:bg-slate-900/40" onClose={onCancel}>
       <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>

@@ -42,11 +42,7 @@ export function LoginForm({ callbackPath, initialError }: { callbackPath: string
       <TextField name="email" label="Email" type="email" autoComplete="username" />
       <TextField name="password" label="Password" type="password" autoComplete="current-password" />
       <FormAlert id="login-error" message={error} />
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90 disabled:opacity-60"
-      >
+      <button type="submit" disabled={pending} className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90 disabled:opacity-60">
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>

@@ -8,11 +8,7 @@ import { LoginForm } from './login-form';
 export const metadata: Metadata = { title: 'Sign in' };
 export const dynamic = 'force-dynamic';
 
-export default async function LoginPage({
-  searchParams,
-}: {
-  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
-}) {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   const params = await searchParams;
   const callbackPath = safeCallbackPath(params.callbackUrl, env().publicUrl);
   if (await currentPerson()) redirect(callbackPath);
@@ -25,7 +21,5 @@ export default async function LoginPage({
 }
 
 function errorMessage(code: string): string {
-  return code === 'CredentialsSignin'
-    ? 'The email or password is incorrect.'
-    : 'Signing in did not work. Please try again.';
+  return code === 'CredentialsSignin' ? 'The email or password is incorrect.' : 'Signing in did not work. Please try again.';
 }

@@ -118,10 +118,7 @@ export async function disablePerson(admin: InstanceAdmin, personId: string, ip: 
     const changed = await tx.person.updateMany({ where: { id: personId, disabledAt: null }, data: { disabledAt: new Date() } });
     if (changed.count === 0) return { sessionsEnded: 0 }; // already disabled
     const sessionsEnded = await endSessionsOf(personId, null, 'person_disabled');
-    await recordAudit(
-      { type: 'person.disabled', actorPersonId: admin.personId, ip, data: { personId, email: person.email, sessionsEnded } },
-      tx,
-    );
+    await recordAudit({ type: 'person.disabled', actorPersonId: admin.personId, ip, data: { personId, email: person.email, sessionsEnded } }, tx);
     return { sessionsEnded };
   });
 }
@@ -154,10 +151,7 @@ export async function createOrganization(admin: InstanceAdmin, input: NewOrganiz
     }
     const org = await tx.organization.create({ data: { name, slug } });
     await tx.membership.create({ data: { personId: owner.id, orgId: org.id, role: 'owner' } });
-    await recordAudit(
-      { type: 'org.created', orgId: org.id, actorPersonId: admin.personId, ip, data: { name, slug, ownerPersonId: owner.id, ownerEmail: email } },
-      tx,
-    );
+    await recordAudit({ type: 'org.created', orgId: org.id, actorPersonId: admin.personId, ip, data: { name, slug, ownerPersonId: owner.id, ownerEmail: email } }, tx);
     return { slug };
   });
 }

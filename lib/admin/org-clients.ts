@@ -78,10 +78,7 @@ export async function decideClient(admin: OrgAdmin, clientId: string, decision: 
       const data = { decision, decidedById: admin.personId, decidedAt: new Date() };
       await tx.orgClientDecision.upsert({ where: key, create: { orgId: admin.org.id, clientId, ...data }, update: data });
     }
-    const revoked =
-      decision === 'blocked'
-        ? await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip })
-        : 0;
+    const revoked = decision === 'blocked' ? await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip }) : 0;
     await recordAudit(
       {
         type: decision === 'approved' ? 'client.approved' : decision === 'blocked' ? 'client.blocked' : 'client.decision_cleared',
@@ -124,10 +121,7 @@ export async function setAppPolicy(admin: OrgAdmin, policy: AppPolicy, ip: strin
         revoked += await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'org_admin', ip });
       }
     }
-    await recordAudit(
-      { type: 'org.app_policy_changed', orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { from: before.appPolicy, to: policy, revokedGrants: revoked } },
-      tx,
-    );
+    await recordAudit({ type: 'org.app_policy_changed', orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { from: before.appPolicy, to: policy, revokedGrants: revoked } }, tx);
     return { revoked };
   });
 }
@@ -138,11 +132,7 @@ export type RegisteredClient = { clientId: string; clientSecret: string; name: s
  * An owner registers a confidential client for the org (client_secret_basic). The secret is returned
  * once; only its hash is stored (see client-secrets.ts). The client is approved for the org.
  */
-export async function registerConfidentialClient(
-  admin: OrgAdmin,
-  input: { name: string; redirectUris: string[] },
-  ip: string,
-): Promise<RegisteredClient> {
+export async function registerConfidentialClient(admin: OrgAdmin, input: { name: string; redirectUris: string[] }, ip: string): Promise<RegisteredClient> {
   // The redirect-URI and text rules of self-registration (registration.ts) hold for hand-registered clients too.
   try {
     input.redirectUris.forEach(classifyRedirectUri);
@@ -177,10 +167,7 @@ export async function registerConfidentialClient(
       data: { clientId, registration: 'admin', name: input.name, hostname: redirectHostname(input.redirectUris), registeredIp: ip, ownerOrgId: admin.org.id },
     });
     await tx.orgClientDecision.create({ data: { orgId: admin.org.id, clientId, decision: 'approved', decidedById: admin.personId } });
-    await recordAudit(
-      { type: 'client.registered', orgId: admin.org.id, actorPersonId: admin.personId, clientId, ip, data: { name: input.name, redirectUris: input.redirectUris, via: 'admin' } },
-      tx,
-    );
+    await recordAudit({ type: 'client.registered', orgId: admin.org.id, actorPersonId: admin.personId, clientId, ip, data: { name: input.name, redirectUris: input.redirectUris, via: 'admin' } }, tx);
   });
   return { clientId, clientSecret, name: input.name, redirectUris: input.redirectUris };
 }

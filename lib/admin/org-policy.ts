@@ -23,10 +23,7 @@ export async function setToolRestricted(admin: OrgAdmin, toolName: string, restr
     if (Boolean(existing) === restricted) return; // already so: nothing to record
     if (restricted) await tx.toolRestriction.create({ data: { orgId: admin.org.id, toolName, createdById: admin.personId } });
     else await tx.toolRestriction.delete({ where: key });
-    await recordAudit(
-      { type: restricted ? 'tool.restricted' : 'tool.unrestricted', orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { tool: toolName } },
-      tx,
-    );
+    await recordAudit({ type: restricted ? 'tool.restricted' : 'tool.unrestricted', orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { tool: toolName } }, tx);
   });
 }
 

@@ -110,5 +110,5 @@ async function clientsNewToOrg(orgId: string, since: Date): Promise<Overview['ne
     db().oAuthClient.count({ where }),
     db().oAuthClient.findMany({ where, orderBy: { firstSeenAt: 'desc' }, take: 5, select: { clientId: true, name: true, firstSeenAt: true } }),
   ]);
-  return { count, latest: latest.map((client) => ({ clientId: client.clientId, name: client.name ?? client.clientId, firstSeenAt: client.firstSeenAt }) ) };
+  return { count, latest: latest.map((client) => ({ clientId: client.clientId, name: client.name ?? client.clientId, firstSeenAt: client.firstSeenAt })) };
 }

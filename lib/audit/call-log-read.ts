@@ -5,19 +5,7 @@ import { db } from '@/lib/db/client';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { outcomeCategory, outcomeCondition, OUTCOME_CATEGORY_KEYS, type OutcomeCategory } from './call-outcomes';
 import { lookUpNames, type ClientName, type PersonName } from './log-names';
-import {
-  batchesByKeyset,
-  commonFilterFields,
-  optionalText,
-  pageByKeyset,
-  parseFilter,
-  parseRowId,
-  timeRange,
-  type IdRange,
-  type Page,
-  type SearchInput,
-  type TimeRange,
-} from './log-filter';
+import { batchesByKeyset, commonFilterFields, optionalText, pageByKeyset, parseFilter, parseRowId, timeRange, type IdRange, type Page, type SearchInput, type TimeRange } from './log-filter';
 
 const callFilterSchema = z.object({
   method: optionalText('The method', 256),

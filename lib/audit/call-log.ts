@@ -161,9 +161,7 @@ async function insertCalls(batch: CallRecord[]): Promise<void> {
 
 async function touchGrants(current: State, batch: CallRecord[]): Promise<void> {
   const now = Date.now();
-  const due = [...new Set(batch.map((record) => record.grantId).filter((id): id is string => Boolean(id)))].filter(
-    (grantId) => now - (current.touchedAt.get(grantId) ?? 0) >= GRANT_TOUCH_INTERVAL_MS,
-  );
+  const due = [...new Set(batch.map((record) => record.grantId).filter((id): id is string => Boolean(id)))].filter((grantId) => now - (current.touchedAt.get(grantId) ?? 0) >= GRANT_TOUCH_INTERVAL_MS);
   if (due.length === 0) return;
   await queryRows(TOUCH_GRANTS, [due, new Date(now), new Date(now - GRANT_TOUCH_INTERVAL_MS)]);
   for (const grantId of due) current.touchedAt.set(grantId, now);

@@ -33,8 +33,7 @@ export const optionalText = (label: string, max: number) =>
     .optional()
     .transform((value) => value || undefined);
 
-const day = (label: string) =>
-  optionalText(label, 10).refine((value) => value === undefined || parseDay(value) !== null, `${label} must be a date written YYYY-MM-DD.`);
+const day = (label: string) => optionalText(label, 10).refine((value) => value === undefined || parseDay(value) !== null, `${label} must be a date written YYYY-MM-DD.`);
 
 const rowId = optionalText('The page cursor', 18).refine((value) => value === undefined || /^\d+$/.test(value), 'The page cursor is not valid.');
 
@@ -91,11 +90,7 @@ export type Page<T> = {
  * restricted to an id range, in the given order; it is also asked for one row on the other side to know
  * whether there is a page. The console pages and the read_audit_log tool page with it alike.
  */
-export async function pageByKeyset<T extends { id: bigint }>(
-  cursor: Cursor,
-  read: (ids: IdRange, order: 'asc' | 'desc', take: number) => Promise<T[]>,
-  size = PAGE_SIZE,
-): Promise<Page<T>> {
+export async function pageByKeyset<T extends { id: bigint }>(cursor: Cursor, read: (ids: IdRange, order: 'asc' | 'desc', take: number) => Promise<T[]>, size = PAGE_SIZE): Promise<Page<T>> {
   if (cursor.after) {
     const fetched = await read({ gt: BigInt(cursor.after) }, 'asc', size + 1);
     const rows = fetched.slice(0, size).reverse();

@@ -41,11 +41,7 @@ export async function withNames(events: AuditEventRecord[]): Promise<AuditRow[]>
 
 /** One page of the org's events matching the query, newest first (keyset paging, log-filter.ts). */
 export function auditEventsPage(orgId: string, query: AuditQuery, cursor: Cursor, size?: number): Promise<Page<AuditEventRecord>> {
-  return pageByKeyset(
-    cursor,
-    (ids, order, take) => db().auditEvent.findMany({ where: auditWhere(orgId, query, ids), orderBy: { id: order }, take }),
-    size,
-  );
+  return pageByKeyset(cursor, (ids, order, take) => db().auditEvent.findMany({ where: auditWhere(orgId, query, ids), orderBy: { id: order }, take }), size);
 }
 
 /** The console's page: the filter's page of events, with names. */

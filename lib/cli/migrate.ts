@@ -6,10 +6,6 @@ import { runCli } from './run';
 
 runCli(async () => {
   const result = await migrate(env().database, database().pglite);
-  console.log(
-    result.applied.length
-      ? `Applied ${result.applied.length} migration(s): ${result.applied.join(', ')}`
-      : `Nothing to apply (${result.alreadyApplied} migration(s) already there).`,
-  );
+  console.log(result.applied.length ? `Applied ${result.applied.length} migration(s): ${result.applied.join(', ')}` : `Nothing to apply (${result.alreadyApplied} migration(s) already there).`);
   await closeDatabase();
 });

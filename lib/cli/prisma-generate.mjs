@@ -13,9 +13,7 @@ const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
   const enginesDir = dirname(require.resolve('@prisma/engines/package.json'));
   const downloaded = readdirSync(enginesDir).find((name) => name.startsWith('schema-engine'));
-  env.PRISMA_SCHEMA_ENGINE_BINARY = downloaded
-    ? join(enginesDir, downloaded)
-    : join(enginesDir, 'package.json'); // any existing file: generate never executes it
+  env.PRISMA_SCHEMA_ENGINE_BINARY = downloaded ? join(enginesDir, downloaded) : join(enginesDir, 'package.json'); // any existing file: generate never executes it
 }
 
 const cli = require.resolve('prisma/build/index.js');

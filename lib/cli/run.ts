@@ -11,11 +11,7 @@ export function runCli(main: () => Promise<void>): void {
     () => process.exit(0),
     (error: unknown) => {
       const known =
-        error instanceof UsageError ||
-        error instanceof ConfigError ||
-        error instanceof MigrationError ||
-        error instanceof EmbeddedDatabaseLockedError ||
-        error instanceof DemoSeedRefusedError;
+        error instanceof UsageError || error instanceof ConfigError || error instanceof MigrationError || error instanceof EmbeddedDatabaseLockedError || error instanceof DemoSeedRefusedError;
       console.error(known ? `Error: ${(error as Error).message}` : error);
       process.exit(1);
     },

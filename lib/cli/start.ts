@@ -20,11 +20,7 @@ function main(): void {
     throw error;
   }
   if (buildIsStale(DIST_DIR)) {
-    console.log(
-      hasBuild(DIST_DIR)
-        ? 'gatehouse: the sources changed since the last build, rebuilding…'
-        : 'gatehouse: no build yet, building (about a minute)…',
-    );
+    console.log(hasBuild(DIST_DIR) ? 'gatehouse: the sources changed since the last build, rebuilding…' : 'gatehouse: no build yet, building (about a minute)…');
     buildApp(DIST_DIR);
   }
   const server = superviseServer(process.execPath, [...serverNodeFlags(), buildLayout(DIST_DIR).serverPath], {

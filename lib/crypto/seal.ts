@@ -23,7 +23,5 @@ export function unseal(key: Buffer, sealed: string): string {
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('sealed value is too short');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
   decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString(
-    'utf8',
-  );
+  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
 }

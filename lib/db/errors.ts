@@ -16,7 +16,8 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P202
 /** SQLSTATE: connection exceptions (08…), shutdown or not accepting connections (57P01–57P03), too many connections. */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 /** What pg and pg-pool say when the connection went away or never came. */
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Unable to start a transaction in the given time|Can't reach database server/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Unable to start a transaction in the given time|Can't reach database server/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();

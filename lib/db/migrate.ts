@@ -53,9 +53,7 @@ export class MigrationError extends Error {
 }
 
 export function migrationsDirectory(): string {
-  return process.env.GATEHOUSE_MIGRATIONS_DIR
-    ? resolve(/*turbopackIgnore: true*/ process.env.GATEHOUSE_MIGRATIONS_DIR)
-    : join(process.cwd(), 'prisma', 'migrations');
+  return process.env.GATEHOUSE_MIGRATIONS_DIR ? resolve(/*turbopackIgnore: true*/ process.env.GATEHOUSE_MIGRATIONS_DIR) : join(process.cwd(), 'prisma', 'migrations');
 }
 
 export function readMigrations(directory = migrationsDirectory()): Migration[] {
@@ -73,11 +71,7 @@ export function readMigrations(directory = migrationsDirectory()): Migration[] {
 }
 
 /** Brings the database up to date. Safe to call from several processes at once. */
-export async function migrate(
-  database: Env['database'],
-  pglite: PGlite | null,
-  migrations = readMigrations(),
-): Promise<MigrationResult> {
+export async function migrate(database: Env['database'], pglite: PGlite | null, migrations = readMigrations()): Promise<MigrationResult> {
   if (database.kind === 'embedded') {
     if (!pglite) throw new Error('migrate: the embedded database is not open');
     return applyPending(pgliteSession(pglite), migrations);
@@ -95,15 +89,12 @@ export async function migrate(
 
 async function applyPending(session: SqlSession, migrations: Migration[]): Promise<MigrationResult> {
   await session.exec(CREATE_MIGRATIONS_TABLE);
-  const rows = await session.query<AppliedRow>(
-    'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
-  );
+  const rows = await session.query<AppliedRow>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL');
   const done = new Map<string, AppliedRow>();
   for (const row of rows) {
     if (row.finished_at === null) {
       throw new MigrationError(
-        `Migration ${row.migration_name} started but never finished. Inspect the database, then mark it ` +
-          'rolled back (`prisma migrate resolve --rolled-back`) before starting Gatehouse again.',
+        `Migration ${row.migration_name} started but never finished. Inspect the database, then mark it ` + 'rolled back (`prisma migrate resolve --rolled-back`) before starting Gatehouse again.',
       );
     }
     done.set(row.migration_name, row);
@@ -111,10 +102,7 @@ async function applyPending(session: SqlSession, migrations: Migration[]): Promi
   const known = new Set(migrations.map((migration) => migration.name));
   for (const name of done.keys()) {
     if (!known.has(name)) {
-      throw new MigrationError(
-        `The database has migration ${name}, which this version of Gatehouse does not know: ` +
-          'it was upgraded by a newer version. Run that version instead.',
-      );
+      throw new MigrationError(`The database has migration ${name}, which this version of Gatehouse does not know: ` + 'it was upgraded by a newer version. Run that version instead.');
     }
   }
 
@@ -123,10 +111,7 @@ async function applyPending(session: SqlSession, migrations: Migration[]): Promi
     const row = done.get(migration.name);
     if (row) {
       if (row.checksum !== migration.checksum) {
-        throw new MigrationError(
-          `Migration ${migration.name} was changed after it was applied (checksum differs). ` +
-            'Migrations are immutable: add a new one instead.',
-        );
+        throw new MigrationError(`Migration ${migration.name} was changed after it was applied (checksum differs). ` + 'Migrations are immutable: add a new one instead.');
       }
       continue;
     }

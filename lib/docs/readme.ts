@@ -11,9 +11,7 @@ const READ_BY = { server: '', tools: ' *(tools)*', tests: ' *(tests)*' } as cons
 
 /** The configuration table, one row per variable, in CONFIGURATION's order. */
 export function configurationSection(): string {
-  const rows = CONFIGURATION.map(
-    (entry) => `| \`${entry.name}\`${READ_BY[entry.readBy]} | ${entry.default} | ${entry.description} |`,
-  );
+  const rows = CONFIGURATION.map((entry) => `| \`${entry.name}\`${READ_BY[entry.readBy]} | ${entry.default} | ${entry.description} |`);
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -25,7 +25,7 @@ export type GrantRow = {
   lastUsedAt: Date | null;
 };
 
-export type GrantList = { rows: GrantRow[]; /** More grants matched than `limit`. */ truncated: boolean };
+export type GrantList = { rows: GrantRow[] /** More grants matched than `limit`. */; truncated: boolean };
 
 export type OrgGrantFilter = { personId?: string; clientId?: string };
 
@@ -71,10 +71,7 @@ export async function grantsOfPerson(personId: string): Promise<GrantRow[]> {
 
 /** An org's live grants, newest first, at most `limit` of them. */
 export function grantsOfOrg(orgId: string, filter: OrgGrantFilter, limit: number): Promise<GrantList> {
-  return liveGrants(
-    { orgId, ...(filter.personId ? { personId: filter.personId } : {}), ...(filter.clientId ? { clientId: filter.clientId } : {}) },
-    limit,
-  );
+  return liveGrants({ orgId, ...(filter.personId ? { personId: filter.personId } : {}), ...(filter.clientId ? { clientId: filter.clientId } : {}) }, limit);
 }
 
 /** The people and clients that have live grants in the org: the choices of the console's filters. */

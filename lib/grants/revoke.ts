@@ -11,17 +11,7 @@ export type Revocation = {
   grantId: string;
   /** The person who revoked it; null when Gatehouse itself did. */
   byPersonId: string | null;
-  reason:
-    | 'person'
-    | 'org_admin'
-    | 'replaced'
-    | 'refresh_reuse'
-    | 'code_reuse'
-    | 'member_removed'
-    | 'client_deleted'
-    | 'client_revoked_token'
-    | 'client_blocked'
-    | 'client_disabled';
+  reason: 'person' | 'org_admin' | 'replaced' | 'refresh_reuse' | 'code_reuse' | 'member_removed' | 'client_deleted' | 'client_revoked_token' | 'client_blocked' | 'client_disabled';
   ip?: string | null;
 };
 
@@ -41,10 +31,7 @@ export type GrantScope = { clientId: string; orgId?: string; personId?: string }
  * Revokes every live grant matching `scope` (a client deleted, blocked for an org, a member removed),
  * each with its audit event. Joins the caller's transaction when there is one. Returns how many.
  */
-export async function revokeGrantsWhere(
-  scope: Partial<GrantScope>,
-  revocation: Omit<Revocation, 'grantId'>,
-): Promise<number> {
+export async function revokeGrantsWhere(scope: Partial<GrantScope>, revocation: Omit<Revocation, 'grantId'>): Promise<number> {
   return inTransaction(async (tx) => {
     const live = await tx.grant.findMany({ where: { ...scope, revokedAt: null }, select: { id: true } });
     for (const { id } of live) await revokeGrantIn(tx, { ...revocation, grantId: id });

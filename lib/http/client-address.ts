@@ -30,7 +30,10 @@ function stampPeerAddresses(): true {
 /** The client's IP address: the proxy's last X-Forwarded-For hop with TRUST_PROXY, else the socket's. */
 export function clientAddress(headers: Headers): string {
   if (env().trustProxy) {
-    const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+    const hops = (headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean);
     const last = hops.at(-1);
     if (last) return unwrapMappedIpv4(last);
   }

@@ -17,8 +17,6 @@ export async function sendEmail(email: Email): Promise<void> {
   if (!smtp) throw new Error('SMTP_URL and SMTP_FROM are not set');
   assertNoTransaction('sending an email'); // a slow mail server must not hold a database connection
   // Short timeouts: an admin waits for this in the console, and the link is shown to them anyway.
-  const mailer = processSingleton<Transporter>('mailer', () =>
-    nodemailer.createTransport({ url: smtp.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
-  );
+  const mailer = processSingleton<Transporter>('mailer', () => nodemailer.createTransport({ url: smtp.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }));
   await mailer.sendMail({ from: smtp.from, to: email.to, subject: email.subject, text: email.text });
 }

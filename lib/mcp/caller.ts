@@ -89,7 +89,10 @@ export function callerFrom(row: AccessRow | null, now = Date.now()): Caller {
     clientId: row.grant_client_id,
     clientName: row.client_name,
     grantId: row.grant_id,
-    scopes: String(payload.scope ?? '').split(' ').filter(isMcpScope).filter((scope) => grantScopes.includes(scope)),
+    scopes: String(payload.scope ?? '')
+      .split(' ')
+      .filter(isMcpScope)
+      .filter((scope) => grantScopes.includes(scope)),
     restrictedTools: new Set(row.restricted_tools ?? []),
     tokenExpiresAt: new Date((payload.exp as number) * 1000),
     grantLastUsedAt: row.grant_last_used_at,

@@ -115,12 +115,9 @@ function limitUnauthenticated(request: Request): McpError | null {
   const limiter = processSingleton('unauthenticatedMcpLimiter', () => new FixedWindowLimiter(limit, 60_000));
   const decision = limiter.take(addressKey(clientAddress(request.headers)));
   if (decision.allowed) return null;
-  return new McpError(
-    JSON_RPC.RATE_LIMITED,
-    `Too many requests without a valid access token from this address: at most ${limit} per minute. Retry in ${decision.retryAfterSeconds} s.`,
-    429,
-    { headers: { 'Retry-After': String(decision.retryAfterSeconds) } },
-  );
+  return new McpError(JSON_RPC.RATE_LIMITED, `Too many requests without a valid access token from this address: at most ${limit} per minute. Retry in ${decision.retryAfterSeconds} s.`, 429, {
+    headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+  });
 }
 
 function internalError(error: unknown): McpError {

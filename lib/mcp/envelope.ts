@@ -32,15 +32,9 @@ export function parseEnvelope(text: string): JsonRpcMessage {
   }
   const id = message.id;
   if (Object.hasOwn(message, 'id')) {
-    const valid =
-      (typeof id === 'string' && Buffer.byteLength(id) <= MAX_ID_BYTES) ||
-      (typeof id === 'number' && Number.isFinite(id));
+    const valid = (typeof id === 'string' && Buffer.byteLength(id) <= MAX_ID_BYTES) || (typeof id === 'number' && Number.isFinite(id));
     if (!valid) {
-      throw invalidRequest(
-        typeof id === 'string'
-          ? `Invalid Request: id must be at most ${MAX_ID_BYTES} bytes`
-          : 'Invalid Request: id must be a string or a number',
-      );
+      throw invalidRequest(typeof id === 'string' ? `Invalid Request: id must be at most ${MAX_ID_BYTES} bytes` : 'Invalid Request: id must be a string or a number');
     }
   }
   const params = message.params;

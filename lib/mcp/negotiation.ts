@@ -24,11 +24,7 @@ export function checkVersionRules(rules: VersionRules, headers: Headers, message
     const version = meta['io.modelcontextprotocol/protocolVersion'];
     const capabilities = meta['io.modelcontextprotocol/clientCapabilities'];
     if (typeof version !== 'string' || typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-      throw new McpError(
-        JSON_RPC.INVALID_PARAMS,
-        'Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities',
-        400,
-      );
+      throw new McpError(JSON_RPC.INVALID_PARAMS, 'Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities', 400);
     }
     if (version !== rules.version) {
       throw mismatch(`MCP-Protocol-Version header value '${rules.version}' does not match body value '${version}'`);

@@ -28,9 +28,7 @@ export async function addMember(admin: OrgAdmin, input: NewMember, ip: string): 
     const created = await inTransaction(async (tx) => {
       await lockOrgMemberships(tx, admin.org.id);
       requireStanding(await actingAdmin(tx, admin), null, input.role);
-      const person = existing
-        ? await tx.person.findUniqueOrThrow({ where: { id: existing.id } })
-        : await tx.person.create({ data: { email, name: input.name! } });
+      const person = existing ? await tx.person.findUniqueOrThrow({ where: { id: existing.id } }) : await tx.person.create({ data: { email, name: input.name! } });
       if (person.disabledAt) throw forbidden(`The account of ${email} is disabled.`);
       if (await tx.membership.findFirst({ where: { personId: person.id, orgId: admin.org.id } })) {
         throw conflict(`${person.name} is already a member of ${admin.org.name}.`);

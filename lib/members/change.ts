@@ -26,10 +26,7 @@ export function changeMembership<T>(admin: OrgAdmin, membershipId: string, chang
 
 /** The audit event of a membership change, naming the member it was about. */
 export function auditMemberChange(tx: Tx, admin: OrgAdmin, ip: string, type: Parameters<typeof recordAudit>[0]['type'], target: Target, data: Prisma.InputJsonObject = {}) {
-  return recordAudit(
-    { type, orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { personId: target.personId, email: target.person.email, membershipId: target.id, ...data } },
-    tx,
-  );
+  return recordAudit({ type, orgId: admin.org.id, actorPersonId: admin.personId, ip, data: { personId: target.personId, email: target.person.email, membershipId: target.id, ...data } }, tx);
 }
 
 export function changeMemberRole(admin: OrgAdmin, membershipId: string, role: Role, ip: string): Promise<void> {

@@ -21,7 +21,7 @@ export type MemberRow = {
   liveGrants: number;
 };
 
-export type MemberList = { rows: MemberRow[]; /** The org has more than `limit` members. */ truncated: boolean };
+export type MemberList = { rows: MemberRow[] /** The org has more than `limit` members. */; truncated: boolean };
 
 export async function listMembers(orgId: string, limit = MEMBER_LIST_LIMIT): Promise<MemberList> {
   const [memberships, grants] = await Promise.all([

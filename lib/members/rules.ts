@@ -78,9 +78,7 @@ export async function requireResetAllowed(tx: Tx, acting: Acting, target: Target
     const mine = membership.org.memberships[0];
     const outranked = mine && roleCan(mine.role, 'members:manage') && (mine.role === 'owner' || membership.role !== 'owner');
     if (!outranked) {
-      throw forbidden(
-        `${target.person.name} also belongs to ${membership.org.name}. Only someone who manages its members too, or an instance admin, can reset their password.`,
-      );
+      throw forbidden(`${target.person.name} also belongs to ${membership.org.name}. Only someone who manages its members too, or an instance admin, can reset their password.`);
     }
   }
 }

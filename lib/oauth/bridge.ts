@@ -24,11 +24,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 /** No provider endpoint takes more than a registration's worth of body. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-export async function runNodeHandler(
-  handler: NodeHandler,
-  request: Request,
-  options: BridgeOptions,
-): Promise<Response> {
+export async function runNodeHandler(handler: NodeHandler, request: Request, options: BridgeOptions): Promise<Response> {
   const body = request.method === 'GET' || request.method === 'HEAD' ? null : await readLimitedBytes(request, MAX_BODY_BYTES);
   // Rendered by the caller's catch (handle-request.ts), like every refusal of Gatehouse's own.
   if (body === null && request.method !== 'GET' && request.method !== 'HEAD') throw new PayloadTooLarge('invalid_request', 'the request body is too large');
@@ -60,10 +56,7 @@ export async function runNodeHandler(
   });
 
   // Koa answers its own errors (a 500 through res.end); a rejection here means it could not even do that.
-  return Promise.race([
-    done,
-    Promise.resolve(handler(req, res)).then(() => done),
-  ]);
+  return Promise.race([done, Promise.resolve(handler(req, res)).then(() => done)]);
 }
 
 /**

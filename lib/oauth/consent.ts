@@ -124,12 +124,7 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
     const requested = details.params.resource;
     const resource = resourceParameter(Array.isArray(requested) ? requested.map(String) : requested ? [String(requested)] : []);
     if (!resource.ok) {
-      const returnTo = await provider.interactionResult(
-        req,
-        res,
-        { error: 'invalid_target', error_description: `the only resource is ${mcpResource()}` },
-        { mergeWithLastSubmission: false },
-      );
+      const returnTo = await provider.interactionResult(req, res, { error: 'invalid_target', error_description: `the only resource is ${mcpResource()}` }, { mergeWithLastSubmission: false });
       return Response.redirect(returnTo, 303);
     }
     const grantId = await approveGrant(provider, {

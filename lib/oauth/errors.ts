@@ -122,9 +122,6 @@ export class ServerError extends OAuthError {
 
 /** The one rendering of an OAuthError: the provider's JSON shape, never cached, open CORS where asked. */
 export function renderOAuthError(error: OAuthError, options: { openCors: boolean }): Response {
-  const response = Response.json(
-    { error: error.code, error_description: error.description },
-    { status: error.status, headers: { 'Cache-Control': 'no-store', ...error.headers } },
-  );
+  const response = Response.json({ error: error.code, error_description: error.description }, { status: error.status, headers: { 'Cache-Control': 'no-store', ...error.headers } });
   return options.openCors ? withOpenCors(response) : response;
 }

@@ -87,10 +87,7 @@ export async function rotateKeys(rotation: KeyRotation): Promise<string[]> {
   await inTransaction(async (tx) => {
     const retired = await tx.keyMaterial.updateMany({ where: { retiredAt: null }, data: { retiredAt: new Date() } });
     await tx.keyMaterial.createMany({ data: created });
-    await recordAudit(
-      { type: 'keys.rotated', actorPersonId: rotation.actorPersonId, ip: rotation.ip, data: { newKeyIds: ids, retired: retired.count, via: rotation.via } },
-      tx,
-    );
+    await recordAudit({ type: 'keys.rotated', actorPersonId: rotation.actorPersonId, ip: rotation.ip, data: { newKeyIds: ids, retired: retired.count, via: rotation.via } }, tx);
   });
   return ids;
 }
@@ -173,11 +170,7 @@ function usableRows() {
   const now = Date.now();
   return db().keyMaterial.findMany({
     where: {
-      OR: [
-        { retiredAt: null },
-        { use: 'signing', retiredAt: { gt: new Date(now - RETIRED_SIGNING_KEY_KEPT_MS) } },
-        { use: 'cookie', retiredAt: { gt: new Date(now - RETIRED_COOKIE_KEY_KEPT_MS) } },
-      ],
+      OR: [{ retiredAt: null }, { use: 'signing', retiredAt: { gt: new Date(now - RETIRED_SIGNING_KEY_KEPT_MS) } }, { use: 'cookie', retiredAt: { gt: new Date(now - RETIRED_COOKIE_KEY_KEPT_MS) } }],
     },
     orderBy: { createdAt: 'desc' },
   });
@@ -198,9 +191,6 @@ function keysFromEnvironment(): ProviderKeys | null {
 
 function generate(kid: string, algorithm: Algorithm): string {
   if (algorithm === 'HS256') return randomBytes(32).toString('base64url');
-  const pair =
-    algorithm === 'RS256'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pair = algorithm === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return JSON.stringify({ ...pair.privateKey.export({ format: 'jwk' }), kid, alg: algorithm, use: 'sig' });
 }

@@ -65,9 +65,7 @@ function consentEveryTime() {
     1,
     new Prompt(
       { name: 'consent', requestable: true },
-      new Check('consent_required', 'the person must approve this client', 'consent_required', (ctx) =>
-        ctx.oidc.result?.consent ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
-      ),
+      new Check('consent_required', 'the person must approve this client', 'consent_required', (ctx) => (ctx.oidc.result?.consent ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT)),
     ),
   );
   return policy;

@@ -197,7 +197,9 @@ export function classifyRedirectUri(value: unknown): RedirectKind {
   if (!url) throw new InvalidRedirectUri(`${value} is not an absolute URI`);
   const scheme = url.protocol;
   if (scheme !== 'https:' && scheme !== 'http:' && !SINGLE_WORD_SCHEMES.has(scheme) && !REVERSE_DOMAIN_SCHEME.test(scheme)) {
-    throw new InvalidRedirectUri(`the ${scheme.slice(0, -1)} scheme is not allowed: use https, http on loopback, or a private-use scheme named after your domain (RFC 8252 §7.1), e.g. com.example.app:`);
+    throw new InvalidRedirectUri(
+      `the ${scheme.slice(0, -1)} scheme is not allowed: use https, http on loopback, or a private-use scheme named after your domain (RFC 8252 §7.1), e.g. com.example.app:`,
+    );
   }
   if (url.username || url.password) {
     throw new InvalidRedirectUri('redirect URIs must not contain a user name or password');

@@ -14,7 +14,5 @@ export async function endProviderSession(request: Request): Promise<string[]> {
   const session = await provider.Session.get(provider.createContext(req, res) as never);
   await session.destroy();
   const secure = publicUrl.startsWith('https://') ? '; Secure' : '';
-  return ['_session', '_session.sig'].map(
-    (name) => `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`,
-  );
+  return ['_session', '_session.sig'].map((name) => `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`);
 }

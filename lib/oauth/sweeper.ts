@@ -77,9 +77,7 @@ function scheduleSweeps(intervalMs: number): NodeJS.Timeout {
         if (!held) return;
       }
       const result = await sweep();
-      console.log(
-        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedCalls} call log row(s)`,
-      );
+      console.log(`gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedCalls} call log row(s)`);
     } catch (error) {
       console.error('gatehouse: sweep failed', (error as Error).message);
     } finally {

@@ -82,13 +82,7 @@ export function slugify(name: string): string {
 export type PasswordChange = { ok: true } | { ok: false; field: 'current' | 'next' | 'confirm'; error: string };
 
 /** Changes a person's password; the current one is required. Their other sign-in sessions end. */
-export async function changePassword(
-  personId: string,
-  keepSessionId: string,
-  current: string,
-  next: string,
-  confirm: string,
-): Promise<PasswordChange> {
+export async function changePassword(personId: string, keepSessionId: string, current: string, next: string, confirm: string): Promise<PasswordChange> {
   const person = await db().person.findUnique({ where: { id: personId } });
   if (!person || !(await verifyPassword(current, person.passwordHash))) {
     return { ok: false, field: 'current', error: 'The current password is not correct.' };

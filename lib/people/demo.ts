@@ -20,20 +20,13 @@ export class DemoSeedRefusedError extends Error {
 
 export type SeedOutcome = { seeded: true } | { seeded: false; reason: string };
 
-export async function seedDemoData(
-  prisma: PrismaClient,
-  options: { password: string; databaseKind: 'embedded' | 'postgres'; reachableFromNetwork?: boolean },
-): Promise<SeedOutcome> {
+export async function seedDemoData(prisma: PrismaClient, options: { password: string; databaseKind: 'embedded' | 'postgres'; reachableFromNetwork?: boolean }): Promise<SeedOutcome> {
   if (options.databaseKind !== 'embedded' && options.password === DEFAULT_DEMO_PASSWORD) {
-    throw new DemoSeedRefusedError(
-      'Refusing to seed demo people with the default password into PostgreSQL: set DEMO_PASSWORD to a password of your own.',
-    );
+    throw new DemoSeedRefusedError('Refusing to seed demo people with the default password into PostgreSQL: set DEMO_PASSWORD to a password of your own.');
   }
   // An instance admin whose password is printed in the README must never be reachable from a network.
   if (options.reachableFromNetwork && options.password === DEFAULT_DEMO_PASSWORD) {
-    throw new DemoSeedRefusedError(
-      'Refusing to seed demo people with the default password on a server reachable from the network: set DEMO_PASSWORD to a password of your own.',
-    );
+    throw new DemoSeedRefusedError('Refusing to seed demo people with the default password on a server reachable from the network: set DEMO_PASSWORD to a password of your own.');
   }
   if ((await prisma.person.count()) > 0) {
     return { seeded: false, reason: 'the database already has people' };

@@ -41,9 +41,7 @@ export async function expireUnusedLinks(tx: Tx, where: { personId: string; orgId
   await tx.passwordLink.updateMany({ where: { ...where, usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
 }
 
-export type LinkView =
-  | { state: 'valid'; purpose: PasswordLinkPurpose; name: string; email: string; expiresAt: Date }
-  | { state: 'used' | 'expired' | 'unknown' };
+export type LinkView = { state: 'valid'; purpose: PasswordLinkPurpose; name: string; email: string; expiresAt: Date } | { state: 'used' | 'expired' | 'unknown' };
 
 /** What the set-password page shows for a token. */
 export async function describePasswordLink(token: string): Promise<LinkView> {

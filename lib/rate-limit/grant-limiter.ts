@@ -60,10 +60,7 @@ function createGrantLimiter(): GrantLimiter {
 export async function prepareGrantLimiter(): Promise<void> {
   const { redis } = grantLimiter();
   if (!redis || redis.status === 'ready') return;
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3_000).unref()),
-  ]);
+  const ready = await Promise.race([new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3_000).unref())]);
   if (!ready) console.error('gatehouse: Redis is not reachable yet; /mcp budgets are counted per instance until it is');
 }
 

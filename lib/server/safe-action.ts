@@ -68,10 +68,7 @@ async function requireSignIn(): Promise<SignIn> {
 }
 
 /** A server action of the signed-in person on their own account, with one argument. */
-export function personAction<S extends z.ZodType, T>(
-  schema: S,
-  work: (signIn: SignIn, input: z.infer<S>, context: ActionContext) => Promise<T>,
-): (input: z.input<S>) => Promise<T | Refusal> {
+export function personAction<S extends z.ZodType, T>(schema: S, work: (signIn: SignIn, input: z.infer<S>, context: ActionContext) => Promise<T>): (input: z.input<S>) => Promise<T | Refusal> {
   return (input) =>
     settle(async () => {
       const signIn = await requireSignIn();

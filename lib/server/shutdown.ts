@@ -18,7 +18,10 @@ export function installShutdown(): void {
 
 function installSignalHandlers(): true {
   trackRequests();
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     process.once(signal, () => {
       void (async () => {
         await drainRequests(DRAIN_TIMEOUT_MS);

@@ -80,7 +80,12 @@ describe.runIf(HAS_CHROMIUM)('account settings', () => {
     await screenshot(page, 'account');
 
     // One other session, then all the others.
-    await sessions.getByRole('listitem').filter({ hasNotText: 'This browser' }).first().getByRole('button', { name: /Sign out/ }).click();
+    await sessions
+      .getByRole('listitem')
+      .filter({ hasNotText: 'This browser' })
+      .first()
+      .getByRole('button', { name: /Sign out/ })
+      .click();
     await page.locator('[data-toast="ok"]').filter({ hasText: 'Signed out of 1 other session.' }).waitFor();
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
     await page.getByRole('button', { name: 'Sign out of all other sessions' }).click();

@@ -122,7 +122,11 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     const other = await connect(url, await register(url, { client_name: 'Other App', redirect_uris: ['https://other.example/cb'] }), member);
 
     const page = await ownerPage('/admin/acme/clients');
-    await page.getByRole('row').filter({ hasText: 'Trusted App' }).getByRole('button', { name: /^Approve/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Trusted App' })
+      .getByRole('button', { name: /^Approve/ })
+      .click();
     await toast(page, 'Trusted App is approved.');
     await page.getByLabel(/Approved apps only/).check();
     await page.getByRole('button', { name: 'Save policy' }).click();
@@ -155,7 +159,11 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
 
     // The client works with its secret (HTTP Basic) through the whole flow, in the org it belongs to.
     const { url } = running.server;
-    const app = await connect(url, { client_id: clientId, client_secret: secret, redirect_uris: ['https://reports.acme.example/oauth/callback'], registration_access_token: '', registration_client_uri: '' }, member);
+    const app = await connect(
+      url,
+      { client_id: clientId, client_secret: secret, redirect_uris: ['https://reports.acme.example/oauth/callback'], registration_access_token: '', registration_client_uri: '' },
+      member,
+    );
     expect((await postMcp(url, app.tokens.access_token, rpc('ping'))).status).toBe(200);
   });
 });

@@ -57,7 +57,11 @@ describe.runIf(HAS_CHROMIUM)('Instance admin: clients', () => {
     await row('Gone Agent').waitFor({ state: 'detached' });
 
     // The other instance pages pass the same accessibility scan.
-    for (const [path, name] of [['/organizations', 'instance-organizations'], ['/people', 'instance-people'], ['/keys', 'instance-keys']]) {
+    for (const [path, name] of [
+      ['/organizations', 'instance-organizations'],
+      ['/people', 'instance-people'],
+      ['/keys', 'instance-keys'],
+    ]) {
       await page.goto(`${url}/admin/instance${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await expectAccessible(page, `instance ${path}`);

@@ -50,12 +50,13 @@ describe.runIf(HAS_CHROMIUM)('Overview and audit log export', () => {
     await expectAccessible(page, 'admin audit log');
     await screenshot(page, 'admin-audit');
     for (const text of await rows.allTextContents()) expect(text).toContain('consent.granted');
-    const shownIds = (await table.getByRole('link', { name: /Details/ }).evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).pathname))).map(
-      (path) => path.split('/').at(-1)!,
-    );
+    const shownIds = (await table.getByRole('link', { name: /Details/ }).evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).pathname))).map((path) => path.split('/').at(-1)!);
     expect(shownIds).toHaveLength(2);
 
-    await table.getByRole('link', { name: /Details/ }).last().click();
+    await table
+      .getByRole('link', { name: /Details/ })
+      .last()
+      .click();
     await page.getByRole('heading', { name: 'Event consent.granted' }).waitFor();
     expect(await page.locator('dl').textContent()).toMatch(/Olivia Owner.*Alpha App/s);
     await expectAccessible(page, 'admin audit event');
@@ -81,7 +82,12 @@ describe.runIf(HAS_CHROMIUM)('Overview and audit log export', () => {
     await page.getByRole('table').first().waitFor();
     await expectAccessible(page, 'admin call log');
     await screenshot(page, 'admin-calls');
-    await page.getByRole('table').first().getByRole('link', { name: /Details/ }).first().click();
+    await page
+      .getByRole('table')
+      .first()
+      .getByRole('link', { name: /Details/ })
+      .first()
+      .click();
     await page.waitForURL(/\/admin\/acme\/calls\/\d+/);
     await expectAccessible(page, 'admin call detail');
     await context.close();

@@ -30,10 +30,12 @@ describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', 
   it('behaves as written, step by step', async () => {
     const blocks = walkthroughBlocks();
     expect(blocks.length).toBe(9);
-    const run = (script: string) =>
-      execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: running.server.url } });
+    const run = (script: string) => execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8', env: { ...process.env, G: running.server.url } });
     // Steps 1–3 (discover, register, build the authorization URL); `G` points at the test running.server.
-    const upToAuthorize = blocks.slice(0, 3).join('\n').replace(/^G=.*$/m, '');
+    const upToAuthorize = blocks
+      .slice(0, 3)
+      .join('\n')
+      .replace(/^G=.*$/m, '');
     const state = run(`${upToAuthorize}\necho "CLIENT_ID=$CLIENT_ID"\necho "VERIFIER=$VERIFIER"`);
     expect(state).toContain('"application_type": "native"');
     const authorizationUrl = /^(http:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(state)?.[1];
@@ -51,7 +53,10 @@ describe.runIf(HAS_CHROMIUM && missing.length === 0)('the README walk-through', 
     expect(callback.searchParams.get('iss')).toBe(running.server.url);
 
     // Steps 4–7 with the code from the address bar.
-    const rest = blocks.slice(3).join('\n').replace('CODE=paste-the-code-here', `CODE=${callback.searchParams.get('code')}`);
+    const rest = blocks
+      .slice(3)
+      .join('\n')
+      .replace('CODE=paste-the-code-here', `CODE=${callback.searchParams.get('code')}`);
     const output = run(`CLIENT_ID=${clientId}\nVERIFIER=${verifier}\n${rest}`);
     expect(output).toMatch(/"access_token": "mcp_at_/);
     expect(output).toContain('"expires_in": 3600');

@@ -24,15 +24,9 @@ describe.runIf(HAS_CHROMIUM)('people switching in one browser', () => {
   async function approveAs(context: Parameters<typeof approveInBrowser>[0], person: typeof owner) {
     const { verifier, challenge } = pkce();
     let shownAs = '';
-    const callback = await approveInBrowser(
-      context,
-      authorizeUrl(running.server.url, { client, challenge, scope: 'openid mcp:read' }),
-      REDIRECT,
-      person,
-      async (page) => {
-        shownAs = (await page.getByText('Signed in as').textContent()) ?? '';
-      },
-    );
+    const callback = await approveInBrowser(context, authorizeUrl(running.server.url, { client, challenge, scope: 'openid mcp:read' }), REDIRECT, person, async (page) => {
+      shownAs = (await page.getByText('Signed in as').textContent()) ?? '';
+    });
     const { body } = await tokenRequest(running.server.url, {
       grant_type: 'authorization_code',
       code: callback.searchParams.get('code')!,

@@ -144,10 +144,7 @@ describe.runIf(HAS_CHROMIUM)('client-controlled text in Chromium', () => {
     const page = await context.newPage();
     await page.route(`${url}/login`, async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace(
-        '<body',
-        `<script>window.__injected='inline'</script><script src="${url}/_next/static/injected.js"></script><body`,
-      );
+      const html = (await response.text()).replace('<body', `<script>window.__injected='inline'</script><script src="${url}/_next/static/injected.js"></script><body`);
       await route.fulfill({ response, body: html });
     });
     await page.goto(`${url}/login`);
@@ -155,8 +152,14 @@ describe.runIf(HAS_CHROMIUM)('client-controlled text in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
     const violations = await cspViolations(page);
     // Exactly the two injected scripts were refused; none of the page's own (inline ones included) was.
-    expect(violations.filter((violation) => violation.endsWith('inline')), violations.join('\n')).toHaveLength(1);
-    expect(violations.every((violation) => violation.startsWith('script-src') && (violation.endsWith('inline') || violation.endsWith('/injected.js'))), violations.join('\n')).toBe(true);
+    expect(
+      violations.filter((violation) => violation.endsWith('inline')),
+      violations.join('\n'),
+    ).toHaveLength(1);
+    expect(
+      violations.every((violation) => violation.startsWith('script-src') && (violation.endsWith('inline') || violation.endsWith('/injected.js'))),
+      violations.join('\n'),
+    ).toBe(true);
     // And the page works.
     await signInOnPage(page, owner.email, owner.password);
     await page.waitForURL(`${url}/`);

@@ -10,13 +10,7 @@ export function runCli(script: string, args: string[], env: Record<string, strin
 }
 
 /** Runs a JavaScript file with this Node, in `cwd`, with only the given environment (plus PATH and HOME). */
-export function runNode(
-  file: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-  input?: string,
-): Promise<CliResult> {
+export function runNode(file: string, args: string[], env: Record<string, string>, cwd: string, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [file, ...args], {
       cwd,

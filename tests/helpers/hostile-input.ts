@@ -58,9 +58,7 @@ export const unicodeEdge: fc.Arbitrary<string> = fc.oneof(
 
 /** A string up to `max` characters long: most short, some far past any field limit. */
 export function oversizedString(max = 70_000): fc.Arbitrary<string> {
-  return fc
-    .tuple(fc.constantFrom('a', 'é', '\u{1F600}', '%', '0', ' '), fc.integer({ min: 257, max }))
-    .map(([unit, length]) => unit.repeat(length));
+  return fc.tuple(fc.constantFrom('a', 'é', '\u{1F600}', '%', '0', ' '), fc.integer({ min: 257, max })).map(([unit, length]) => unit.repeat(length));
 }
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -78,13 +76,11 @@ export const hugeNumberToken: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Text of JSON arrays or objects nested `depth` levels deep (a parser's or a recursive walker's stack). */
-export const deepNestingText: fc.Arbitrary<string> = fc
-  .tuple(fc.integer({ min: 64, max: 60_000 }), fc.constantFrom('array', 'object', 'mixed'))
-  .map(([depth, shape]) => {
-    if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-    if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-    return `${'{"a":['.repeat(depth)}0${']}'.repeat(depth)}`;
-  });
+export const deepNestingText: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 64, max: 60_000 }), fc.constantFrom('array', 'object', 'mixed')).map(([depth, shape]) => {
+  if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+  if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return `${'{"a":['.repeat(depth)}0${']}'.repeat(depth)}`;
+});
 
 const keyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
@@ -104,9 +100,7 @@ export const hostileJsonText: fc.Arbitrary<string> = fc.letrec<{ value: string; 
     hostileString.map((text) => JSON.stringify(text)),
   ),
   array: fc.array(tie('value'), { maxLength: 5 }).map((items) => `[${items.join(',')}]`),
-  object: fc
-    .array(fc.tuple(keyText, tie('value')), { maxLength: 5 })
-    .map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
+  object: fc.array(fc.tuple(keyText, tie('value')), { maxLength: 5 }).map((entries) => `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`),
 })).value;
 
 /** A value of each JSON type, to put where a field expects another one. */
@@ -124,24 +118,39 @@ export const wrongTypeText: fc.Arbitrary<string> = fc.oneof(
  */
 export function mutatedObjectText(valid: Record<string, unknown>, valueFor: Record<string, fc.Arbitrary<string>> = {}): fc.Arbitrary<string> {
   const fields = Object.entries(valid).map(([key, value]) =>
-    fc
-      .oneof(
-        { weight: 3, arbitrary: fc.constant([[key, JSON.stringify(value)]] as [string, string][]) },
-        { weight: 1, arbitrary: fc.constant([] as [string, string][]) },
-        { weight: 3, arbitrary: (valueFor[key] ?? wrongTypeText).map((text) => [[key, text]] as [string, string][]) },
-        { weight: 1, arbitrary: wrongTypeText.map((text) => [[key, text], [key, JSON.stringify(value)]] as [string, string][]) },
-        { weight: 1, arbitrary: wrongTypeText.map((text) => [[key, JSON.stringify(value)], [key, text]] as [string, string][]) },
-      ),
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant([[key, JSON.stringify(value)]] as [string, string][]) },
+      { weight: 1, arbitrary: fc.constant([] as [string, string][]) },
+      { weight: 3, arbitrary: (valueFor[key] ?? wrongTypeText).map((text) => [[key, text]] as [string, string][]) },
+      {
+        weight: 1,
+        arbitrary: wrongTypeText.map(
+          (text) =>
+            [
+              [key, text],
+              [key, JSON.stringify(value)],
+            ] as [string, string][],
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: wrongTypeText.map(
+          (text) =>
+            [
+              [key, JSON.stringify(value)],
+              [key, text],
+            ] as [string, string][],
+        ),
+      },
+    ),
   );
   const extras = fc.array(fc.tuple(keyText, wrongTypeText), { maxLength: 3 });
-  return fc
-    .tuple(fc.tuple(...fields), extras, fc.boolean())
-    .chain(([kept, extra, shuffle]) => {
-      const entries = [...kept.flat(), ...extra];
-      return (shuffle ? fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }) : fc.constant(entries)).map(
-        (ordered) => `{${ordered.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`,
-      );
-    });
+  return fc.tuple(fc.tuple(...fields), extras, fc.boolean()).chain(([kept, extra, shuffle]) => {
+    const entries = [...kept.flat(), ...extra];
+    return (shuffle ? fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }) : fc.constant(entries)).map(
+      (ordered) => `{${ordered.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`,
+    );
+  });
 }
 
 /** Raw bytes: random, or UTF-8 that is not valid (overlong forms, encoded surrogates, stray continuations). */
@@ -203,7 +212,10 @@ export function hostileForm(valid: Record<string, string>, valueFor: Record<stri
     );
   });
   const extraName = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, '', '=', '[]', 'a[b][c]', 'scope[]'), hostileString.map(encodeFormComponent));
-  const extras = fc.array(fc.tuple(extraName, hostileFormValue).map(([name, value]) => `${name}=${value}`), { maxLength: 3 });
+  const extras = fc.array(
+    fc.tuple(extraName, hostileFormValue).map(([name, value]) => `${name}=${value}`),
+    { maxLength: 3 },
+  );
   return fc.tuple(fc.tuple(...fields), extras).map(([kept, extra]) => [...kept.flat(), ...extra].join('&'));
 }
 

@@ -27,10 +27,11 @@ export async function startDocumentServer(options: { hostnames?: string[] } = {}
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cimd-'));
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=${altNames}`,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=${altNames}`],
+    { stdio: 'ignore' },
+  );
   // The machine may already trust extra CAs through NODE_EXTRA_CA_CERTS: keep them.
   const existing = process.env.NODE_EXTRA_CA_CERTS;
   const caBundle = join(dir, 'ca-bundle.pem');

@@ -23,7 +23,7 @@ export async function inspectDatabase<T>(server: RunningServer, work: (query: Qu
   const pglite = new PGlite(join(server.dataDir, 'pgdata'));
   let result: T;
   try {
-    result = await work(async <R,>(sql: string, params?: unknown[]) => (await pglite.query<R>(sql, params)).rows);
+    result = await work(async <R>(sql: string, params?: unknown[]) => (await pglite.query<R>(sql, params)).rows);
   } finally {
     await pglite.close();
   }

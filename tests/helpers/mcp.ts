@@ -1,12 +1,7 @@
 // Talking to /mcp over plain HTTP, as a client does on the wire.
 export type McpReply = { status: number; headers: Headers; body: Record<string, any> | null; text: string };
 
-export async function postMcp(
-  baseUrl: string,
-  token: string | null,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<McpReply> {
+export async function postMcp(baseUrl: string, token: string | null, body: unknown, headers: Record<string, string> = {}): Promise<McpReply> {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: {

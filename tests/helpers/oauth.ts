@@ -108,11 +108,7 @@ export async function openConsent(browser: Browser, authorize: string): Promise<
  * Submits the consent form; returns where the browser ends up: the client's redirect URI, or the
  * consent page again when the form was refused.
  */
-export async function decide(
-  browser: Browser,
-  form: ConsentForm,
-  decision: { allow: boolean; orgId?: string; scopes?: string[] },
-): Promise<URL> {
+export async function decide(browser: Browser, form: ConsentForm, decision: { allow: boolean; orgId?: string; scopes?: string[] }): Promise<URL> {
   const body = new URLSearchParams({ csrf: form.csrf, decision: decision.allow ? 'allow' : 'deny' });
   if (decision.orgId ?? form.orgIds[0]) body.set('org', decision.orgId ?? form.orgIds[0]!);
   for (const scope of decision.scopes ?? ['mcp:read', 'mcp:write']) body.append('scope', scope);

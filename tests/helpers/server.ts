@@ -62,9 +62,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...options.env,
   };
   if (postgres && (options.seedPostgres ?? !options.postgres)) await seed(env);
-  const serverPath = options.standaloneDir
-    ? join(options.standaloneDir, 'server.js')
-    : buildLayout(TEST_DIST_DIR).serverPath;
+  const serverPath = options.standaloneDir ? join(options.standaloneDir, 'server.js') : buildLayout(TEST_DIST_DIR).serverPath;
   const child = spawn(process.execPath, [...serverNodeFlags(), serverPath], {
     cwd: options.standaloneDir ?? PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', ...env },

@@ -40,9 +40,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   beforeAll(async () => {
     server = await startServer({ database });
     server = await addOrg(server, { slug: 'globex', name: 'Globex' }, [{ email: 'rival@globex.test', name: 'Rita Rival', role: 'owner', password: TEST_DEMO_PASSWORD }]);
-    server = await addOrg(server, { slug: 'acme-partners', name: 'Acme Partners' }, [
-      { email: 'admin@acme.test', name: 'Adam Admin', role: 'member', password: TEST_DEMO_PASSWORD },
-    ]);
+    server = await addOrg(server, { slug: 'acme-partners', name: 'Acme Partners' }, [{ email: 'admin@acme.test', name: 'Adam Admin', role: 'member', password: TEST_DEMO_PASSWORD }]);
     // Adam is an admin (not owner) of Acme.
     ({ server } = await inspectDatabase(server, async (query) => {
       await query(
@@ -176,9 +174,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect(call.result).toMatchObject({ ok: true });
     const result = await inspect(async (query) => ({
       restriction: await query(`SELECT t.tool_name FROM tool_restrictions t JOIN organizations o ON o.id = t.org_id WHERE o.slug = 'acme'`),
-      audit: await query<{ actor: string; data: unknown }>(
-        `SELECT p.email AS actor, a.data FROM audit_events a JOIN people p ON p.id = a.actor_person_id WHERE a.type = 'tool.restricted'`,
-      ),
+      audit: await query<{ actor: string; data: unknown }>(`SELECT p.email AS actor, a.data FROM audit_events a JOIN people p ON p.id = a.actor_person_id WHERE a.type = 'tool.restricted'`),
     }));
     expect(result.restriction).toEqual([{ tool_name: 'list_members' }]);
     expect(result.audit).toEqual([{ actor: 'owner@acme.test', data: { tool: 'list_members' } }]);
@@ -232,11 +228,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
 
   it("lets a person end only their own sign-in sessions: another person's session id changes nothing", async () => {
     const liveSessions = () =>
-      inspect((query) =>
-        query<{ email: string; id: string }>(
-          `SELECT p.email, s.id FROM sign_in_sessions s JOIN people p ON p.id = s.person_id WHERE s.ended_at IS NULL ORDER BY p.email, s.id`,
-        ),
-      );
+      inspect((query) => query<{ email: string; id: string }>(`SELECT p.email, s.id FROM sign_in_sessions s JOIN people p ON p.id = s.person_id WHERE s.ended_at IS NULL ORDER BY p.email, s.id`));
     const before = await liveSessions();
     const ownerSession = before.find((row) => row.email === 'owner@acme.test')!.id;
     const forged = await callServerAction(server.url, jars.rival, ACCOUNT.endSessions, [ownerSession], '/settings/account');

@@ -301,7 +301,10 @@ describe.each(DATABASES)('instance admin changes on the %s database', (kind) => 
   });
 
   it('creates an organization for an existing person; "instance" is never an org address', async () => {
-    for (const input of [{ name: 'Instance', ownerEmail: MEMBER.email }, { name: 'Anything', slug: 'instance', ownerEmail: MEMBER.email }]) {
+    for (const input of [
+      { name: 'Instance', ownerEmail: MEMBER.email },
+      { name: 'Anything', slug: 'instance', ownerEmail: MEMBER.email },
+    ]) {
       expect(await act(server, admin, 'createOrganization', input)).toEqual({
         ok: false,
         error: 'The address "instance" is reserved for Gatehouse\'s own pages (/admin/instance).',

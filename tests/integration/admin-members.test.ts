@@ -14,15 +14,7 @@ import { signIn, type CookieJar } from '../helpers/session';
 
 const ACTIONS = 'app/admin/[org]/members/actions.ts';
 const SET_PASSWORD = 'app/set-password/[token]/actions.ts';
-const ACTION_NAMES = [
-  'addMemberAction',
-  'changeRoleAction',
-  'deactivateMemberAction',
-  'reactivateMemberAction',
-  'removeMemberAction',
-  'passwordLinkAction',
-  'unlockMemberAction',
-] as const;
+const ACTION_NAMES = ['addMemberAction', 'changeRoleAction', 'deactivateMemberAction', 'reactivateMemberAction', 'removeMemberAction', 'passwordLinkAction', 'unlockMemberAction'] as const;
 const LINK = /\/set-password\/([A-Za-z0-9_-]{43})$/;
 
 type Result = { ok: true; value: any } | { ok: false; error: string };
@@ -61,7 +53,11 @@ async function setUp(query: Query): Promise<Ids> {
   ids.membership.gus = await member(ids.person.gus, globex, 'owner');
   ids.membership.gina = await member(ids.person.gina, globex, 'member');
   ids.membership.gil = await member(ids.person.gil, globex, 'member', 'deactivated');
-  for (const [name, email] of [['olivia', 'owner@acme.test'], ['max', 'member@acme.test'], ['vera', 'viewer@acme.test']] as const) {
+  for (const [name, email] of [
+    ['olivia', 'owner@acme.test'],
+    ['max', 'member@acme.test'],
+    ['vera', 'viewer@acme.test'],
+  ] as const) {
     const [row] = await query<{ id: string }>(`SELECT m.id FROM memberships m JOIN people p ON p.id = m.person_id WHERE p.email = $1 AND m.org_id = $2`, [email, ids.acme]);
     ids.membership[name] = row!.id;
   }
@@ -87,7 +83,7 @@ describe.each(DATABASES)('Members on the %s database', { timeout: 180_000 }, (ki
   const jars: Record<string, CookieJar> = {};
   const passwords: Record<string, string> = {};
 
-  const inspect = async <T,>(work: (query: Query) => Promise<T>): Promise<T> => {
+  const inspect = async <T>(work: (query: Query) => Promise<T>): Promise<T> => {
     const inspected = await inspectDatabase(server, work);
     server = inspected.server;
     return inspected.result;
@@ -114,10 +110,9 @@ describe.each(DATABASES)('Members on the %s database', { timeout: 180_000 }, (ki
   };
   const auditRows = (types: string[]) =>
     inspect((query) =>
-      query<{ type: string; org_id: string; actor_person_id: string; data: Record<string, unknown> }>(
-        `SELECT type, org_id, actor_person_id, data FROM audit_events WHERE type = ANY($1) ORDER BY id`,
-        [types],
-      ),
+      query<{ type: string; org_id: string; actor_person_id: string; data: Record<string, unknown> }>(`SELECT type, org_id, actor_person_id, data FROM audit_events WHERE type = ANY($1) ORDER BY id`, [
+        types,
+      ]),
     );
 
   beforeAll(async () => {
@@ -408,15 +403,19 @@ describe('Members with SMTP configured', () => {
       disabledCommands: ['STARTTLS'],
       allowInsecureAuth: true,
       logger: false,
-      onAuth: (auth, _session, callback) =>
-        auth.username === 'mailer' && auth.password === 'mail secret' ? callback(null, { user: 'mailer' }) : callback(new Error('Invalid username or password')),
+      onAuth: (auth, _session, callback) => (auth.username === 'mailer' && auth.password === 'mail secret' ? callback(null, { user: 'mailer' }) : callback(new Error('Invalid username or password'))),
       onData: (stream, session, callback) => {
         let raw = '';
         stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
         stream.on('end', () => {
           // Long lines arrive quoted-printable: undo the soft line breaks and escapes.
           const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((to) => to.address), user: session.user as string | undefined, text });
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((to) => to.address),
+            user: session.user as string | undefined,
+            text,
+          });
           callback();
         });
       },

@@ -171,26 +171,28 @@ describe.each([DATABASES.at(-1)!])('request bodies past their limit (%s database
     },
   ];
 
-  it.each(routes)('refuses a 1.5-million-key form and four parallel 100 MB bodies to $name with 413, declared or chunked, and stays up', async (route) => {
-    const url = `${server.url}${route.path}`;
-    const before = await residentMiB(server.pid);
-    const keys = distinctKeys(1_500_000);
-    expect(keys.bytes).toBeGreaterThan(13 * MiB);
-    const answers: { shape: string; answer: Answer }[] = [];
-    for (const chunked of [false, true]) {
-      answers.push({ shape: `1.5 M keys, ${chunked ? 'chunked' : 'declared'}`, answer: await sendBody(url, { headers: route.headers(), body: keys, chunked }) });
-    }
-    const parallel = await Promise.all(
-      [false, true, false, true].map((chunked) => sendBody(url, { headers: route.headers(), body: repeatedByte(100 * MiB), chunked })),
-    );
-    answers.push(...parallel.map((answer, index) => ({ shape: `100 MB #${index + 1}, ${index % 2 ? 'chunked' : 'declared'}`, answer })));
+  it.each(routes)(
+    'refuses a 1.5-million-key form and four parallel 100 MB bodies to $name with 413, declared or chunked, and stays up',
+    async (route) => {
+      const url = `${server.url}${route.path}`;
+      const before = await residentMiB(server.pid);
+      const keys = distinctKeys(1_500_000);
+      expect(keys.bytes).toBeGreaterThan(13 * MiB);
+      const answers: { shape: string; answer: Answer }[] = [];
+      for (const chunked of [false, true]) {
+        answers.push({ shape: `1.5 M keys, ${chunked ? 'chunked' : 'declared'}`, answer: await sendBody(url, { headers: route.headers(), body: keys, chunked }) });
+      }
+      const parallel = await Promise.all([false, true, false, true].map((chunked) => sendBody(url, { headers: route.headers(), body: repeatedByte(100 * MiB), chunked })));
+      answers.push(...parallel.map((answer, index) => ({ shape: `100 MB #${index + 1}, ${index % 2 ? 'chunked' : 'declared'}`, answer })));
 
-    const described = answers.map(({ shape, answer }) => `${shape}: ${answer.status ?? answer.error} after ${answer.sentMiB} MiB`).join('; ');
-    for (const { answer } of answers) expect(answer.status, `${route.name}: ${described}\n${server.output().slice(-1500)}`).toBe(413);
-    await expectStillUp(server);
-    const after = await residentMiB(server.pid);
-    expect(after - before, `${route.name}: RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`).toBeLessThan(ALLOWED_RSS_GROWTH_MIB);
-  }, 240_000);
+      const described = answers.map(({ shape, answer }) => `${shape}: ${answer.status ?? answer.error} after ${answer.sentMiB} MiB`).join('; ');
+      for (const { answer } of answers) expect(answer.status, `${route.name}: ${described}\n${server.output().slice(-1500)}`).toBe(413);
+      await expectStillUp(server);
+      const after = await residentMiB(server.pid);
+      expect(after - before, `${route.name}: RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`).toBeLessThan(ALLOWED_RSS_GROWTH_MIB);
+    },
+    240_000,
+  );
 
   it('refuses a sign-in form with more fields than any of its own forms, and still signs in with a normal one', async () => {
     const { csrfToken } = (await (await fetchWithin(`${server.url}/api/auth/csrf`, {})).json()) as { csrfToken: string };

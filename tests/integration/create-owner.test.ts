@@ -58,13 +58,7 @@ describe('npm run create-owner', () => {
     const standalone = join(buildLayout(TEST_DIST_DIR).distDir, 'standalone');
     const otherData = mkdtempSync(join(tmpdir(), 'gatehouse-owner-standalone-'));
     try {
-      const result = await runNode(
-        join(standalone, 'cli', 'create-owner.mjs'),
-        ['--email', 'ops@example.com', '--org', 'Ops'],
-        { DATA_DIR: otherData },
-        standalone,
-        'another long password\n',
-      );
+      const result = await runNode(join(standalone, 'cli', 'create-owner.mjs'), ['--email', 'ops@example.com', '--org', 'Ops'], { DATA_DIR: otherData }, standalone, 'another long password\n');
       expect(result.stderr).toBe('');
       expect(result.stdout).toContain('Created ops@example.com, instance admin and owner of Ops');
     } finally {

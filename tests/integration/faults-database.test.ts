@@ -40,8 +40,7 @@ describe.runIf(DATABASES.includes('postgres'))('PostgreSQL down under a running 
 
   const within = () => AbortSignal.timeout(ANSWER_WITHIN_MS);
   const whoami = () => postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }));
-  const refresh = () =>
-    tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }, clientAuthentication(client));
+  const refresh = () => tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }, clientAuthentication(client));
 
   it('answers 503 everywhere it needs the database, keeps the process up, and recovers by itself', async () => {
     expect((await whoami()).status).toBe(200);
@@ -163,9 +162,7 @@ describe.each(DATABASES)('slow request bodies on the %s database', (kind) => {
       const whoami = await timed('/mcp', () => postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} })));
       expect(whoami.status).toBe(200);
     }
-    const refreshed = await timed('/oauth/token', () =>
-      tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
-    );
+    const refreshed = await timed('/oauth/token', () => tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }));
     expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
     const other = await timed('/oauth/register', () => register(server.url, { client_name: 'Meanwhile', redirect_uris: ['https://meanwhile.example/cb'] }));
     const deleted = await timed('DELETE /oauth/register/{id}', (signal) =>

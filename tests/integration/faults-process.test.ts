@@ -135,7 +135,10 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
     };
     for (const [rule, query] of Object.entries(violations)) {
       const { rows } = await sql.query<Record<string, string>>(query);
-      expect(rows.map((row) => Object.values(row)[0]), `round ${round}: ${rule}`).toEqual([]);
+      expect(
+        rows.map((row) => Object.values(row)[0]),
+        `round ${round}: ${rule}`,
+      ).toEqual([]);
     }
   }
 
@@ -158,9 +161,7 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
     for (const { tokens, kind } of told.tokens) {
       const reply = await postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }));
       expect(reply.status, `round ${round}: an access token received before the kill`).toBe(200);
-      const { rows } = await sql.query<{ grant_id: string }>("SELECT grant_id FROM oidc_models WHERE model = 'AccessToken' AND id = $1", [
-        sha256(tokens.access_token),
-      ]);
+      const { rows } = await sql.query<{ grant_id: string }>("SELECT grant_id FROM oidc_models WHERE model = 'AccessToken' AND id = $1", [sha256(tokens.access_token)]);
       const counts = received.get(rows[0]!.grant_id) ?? { issued: 0, refreshed: 0 };
       counts[kind === 'token.issued' ? 'issued' : 'refreshed']++;
       received.set(rows[0]!.grant_id, counts);
@@ -230,22 +231,17 @@ describe.runIf(DATABASES.includes('postgres'))('the server process killed or sto
     }
     // The kills did land mid-write at least sometimes is not something the test can force; what it can
     // require is that the work before them was real and varied.
-    const { rows } = await sql.query<{ type: string }>(
-      "SELECT DISTINCT type FROM audit_events WHERE type IN ('consent.granted', 'token.issued', 'token.refreshed')",
-    );
+    const { rows } = await sql.query<{ type: string }>("SELECT DISTINCT type FROM audit_events WHERE type IN ('consent.granted', 'token.issued', 'token.refreshed')");
     expect(rows.map((row) => row.type).sort()).toEqual(['consent.granted', 'token.issued', 'token.refreshed']);
   }, 150_000);
 
   it('SIGTERM answers the requests in flight, refuses new connections, writes their call-log rows and exits 143', async () => {
     const client = await register(server.url, { client_name: 'Drain', redirect_uris: ['https://drain.example/cb'] });
     const { tokens } = await connect(server.url, client, { email: 'member@acme.test', password: TEST_DEMO_PASSWORD });
-    const grantId = (await sql.query<{ grant_id: string }>("SELECT grant_id FROM oidc_models WHERE model = 'AccessToken' AND id = $1", [sha256(tokens.access_token)]))
-      .rows[0]!.grant_id;
+    const grantId = (await sql.query<{ grant_id: string }>("SELECT grant_id FROM oidc_models WHERE model = 'AccessToken' AND id = $1", [sha256(tokens.access_token)])).rows[0]!.grant_id;
 
     // Answered before the signal, most of them still in the call log's buffer when it arrives.
-    const answered = await Promise.all(
-      Array.from({ length: 10 }, () => postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }))),
-    );
+    const answered = await Promise.all(Array.from({ length: 10 }, () => postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }))));
     expect(answered.map((reply) => reply.status)).toEqual(Array(10).fill(200));
 
     // An idle keep-alive connection, as a reverse proxy keeps them: it carried one answer before the signal.

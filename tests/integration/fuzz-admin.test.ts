@@ -64,21 +64,21 @@ const asReactReply = (json: string) => json.replaceAll('"$', '"$$$$');
 
 /** The action and the raw text of its arguments (a JSON array, as React sends plain values). */
 const call = fc.oneof(
-  fc.constantFrom(...ORG_ACTIONS).chain((action) =>
-    fc.tuple(orgSlug, mutatedObjectText(action.valid)).map(([slug, input]) => ({ action, args: asReactReply(`[${slug},${input}]`), page: '/admin/acme' })),
-  ),
-  fc.constantFrom(...INSTANCE_ACTIONS).chain((action) =>
-    mutatedObjectText(action.valid).map((input) => ({ action, args: asReactReply(`[${input}]`), page: '/admin/instance' })),
-  ),
+  fc
+    .constantFrom(...ORG_ACTIONS)
+    .chain((action) => fc.tuple(orgSlug, mutatedObjectText(action.valid)).map(([slug, input]) => ({ action, args: asReactReply(`[${slug},${input}]`), page: '/admin/acme' }))),
+  fc.constantFrom(...INSTANCE_ACTIONS).chain((action) => mutatedObjectText(action.valid).map((input) => ({ action, args: asReactReply(`[${input}]`), page: '/admin/instance' }))),
   fc.constantFrom(...PERSON_ACTIONS).chain((action) =>
     fc
-      .oneof(fc.constant(action.valid), wrongTypeText, hostileString.map((text) => JSON.stringify(text)))
+      .oneof(
+        fc.constant(action.valid),
+        wrongTypeText,
+        hostileString.map((text) => JSON.stringify(text)),
+      )
       .map((input) => ({ action, args: asReactReply(`[${input}]`), page: action.page })),
   ),
   // A forged call sends anything where the form's FormData belongs.
-  fc.constantFrom(...FORM_ACTIONS).chain((action) =>
-    fc.oneof(mutatedObjectText(action.valid), wrongTypeText).map((input) => ({ action, args: asReactReply(`[null,${input}]`), page: action.page })),
-  ),
+  fc.constantFrom(...FORM_ACTIONS).chain((action) => fc.oneof(mutatedObjectText(action.valid), wrongTypeText).map((input) => ({ action, args: asReactReply(`[null,${input}]`), page: action.page }))),
 );
 
 describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s database)', (database) => {
@@ -136,7 +136,12 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     const SETTINGS = [
       { file: 'app/settings/account/actions.ts', name: 'endSessionsAction', page: '/settings/account', args: ['"a\\u0000b"', '{"x":1}', '5', '["$$x"]', 'true'] },
       { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp', page: '/settings/connected-apps', args: ['"\\u0000"', '"g\\u0000"', '{}', '12', 'null', '"\\ud800"'] },
-      { file: 'app/settings/account/actions.ts', name: 'changePasswordAction', page: '/settings/account', args: ['null,"current=x"', 'null,{"current":"x","next":"y","confirm":"y"}', 'null', 'null,5', 'null,null'] },
+      {
+        file: 'app/settings/account/actions.ts',
+        name: 'changePasswordAction',
+        page: '/settings/account',
+        args: ['null,"current=x"', 'null,{"current":"x","next":"y","confirm":"y"}', 'null', 'null,5', 'null,null'],
+      },
       { file: 'app/set-password/[token]/actions.ts', name: 'setPasswordAction', page: '/', args: ['{"token":"\\u0000","password":"x","confirm":"x"}', '"x"', '5', '{"token":["x"]}'] },
     ];
     const expectRefusal = async (response: Response, where: string) => {
@@ -160,7 +165,11 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     }
     // The password form as React sends it (a FormData argument), with NUL in its fields.
     const changePassword = serverActionId('app/settings/account/actions.ts', 'changePasswordAction');
-    for (const [field, value] of [['current', 'a\u0000'], ['next', 'long-enough-password\u0000'], ['confirm', '\u0000']] as const) {
+    for (const [field, value] of [
+      ['current', 'a\u0000'],
+      ['next', 'long-enough-password\u0000'],
+      ['confirm', '\u0000'],
+    ] as const) {
       const form = new FormData();
       for (const name of ['current', 'next', 'confirm']) form.append(`_1_${name}`, name === field ? value : 'long-enough-password');
       form.append('0', '["$undefined","$K1"]');
@@ -172,9 +181,21 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
 
   it('refuses forged references with a 400 before they are decoded, signed in or not, and stays up', async () => {
     const forged = [
-      '["$0"]', '["$@0"]', '["acme","$0"]', '["acme","$@0"]', '["acme",{"tool":"$0","restricted":true}]',
-      '["$Q0"]', '["$W0"]', '["acme",["$1"]]', '["acme","$h0"]', '["$T"]', '["acme","$0:0:0"]', '["acme","$K1"]',
-      `${'['.repeat(5_000)}${']'.repeat(5_000)}`, '["acme",', '',
+      '["$0"]',
+      '["$@0"]',
+      '["acme","$0"]',
+      '["acme","$@0"]',
+      '["acme",{"tool":"$0","restricted":true}]',
+      '["$Q0"]',
+      '["$W0"]',
+      '["acme",["$1"]]',
+      '["acme","$h0"]',
+      '["$T"]',
+      '["acme","$0:0:0"]',
+      '["acme","$K1"]',
+      `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+      '["acme",',
+      '',
     ];
     const action = ORG_ACTIONS.find((candidate) => candidate.name === 'setToolRestrictedAction')!;
     const actionId = serverActionId(action.file, action.name);
@@ -187,7 +208,12 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     for (const cookie of [owner.header(), null]) {
       const who = cookie ? 'signed in' : 'signed out';
       const headers = { origin: server.url, accept: 'text/x-component', ...(cookie ? { cookie } : {}) };
-      for (const [id, page] of [[actionId, '/admin/acme'], [instanceId, '/admin/instance'], [actionId, '/settings/account'], [actionId, '/']] as const) {
+      for (const [id, page] of [
+        [actionId, '/admin/acme'],
+        [instanceId, '/admin/instance'],
+        [actionId, '/settings/account'],
+        [actionId, '/'],
+      ] as const) {
         for (const args of forged) {
           const response = await fetchWithin(`${server.url}${page}`, {
             method: 'POST',
@@ -236,9 +262,7 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     // its script (bound arguments under `$ACTION_REF_1`, no Next-Action header); some past the size limits.
     const body = fc.oneof(
       fc.oneof(randomBytes, text).map((payload) => ({ kind: 'text' as const, payload })),
-      fc
-        .array(fc.tuple(fc.constantFrom('0', '1', '2', '10', '1_name', '01'), text), { minLength: 1, maxLength: 4 })
-        .map((parts) => ({ kind: 'multipart' as const, parts })),
+      fc.array(fc.tuple(fc.constantFrom('0', '1', '2', '10', '1_name', '01'), text), { minLength: 1, maxLength: 4 }).map((parts) => ({ kind: 'multipart' as const, parts })),
       // Around the 1,000-field limit.
       fc.integer({ min: 990, max: 1_020 }).map((fields) => ({
         kind: 'multipart' as const,

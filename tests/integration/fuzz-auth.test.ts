@@ -20,11 +20,10 @@ const PARALLEL = 4;
  * no URL at all (`http://[`, `javascript:…`) or hold characters outside printable ASCII — next-auth once
  * answered those with a 500; Gatehouse cleans them before it reads them (lib/auth/next-auth-request.ts).
  */
-const callbackUrl: fc.Arbitrary<string> = fc
-  .oneof(
-    fc.constantFrom('/', '/admin', '/settings/account', '/login?callbackUrl=%2Fadmin', '//evil.test', '/\\evil.test', 'https://evil.test/', 'http://localhost/', 'javascript:alert(1)', 'http://['),
-    fc.string({ unit: 'grapheme', maxLength: 40 }).map((path) => `/${path}`),
-  );
+const callbackUrl: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('/', '/admin', '/settings/account', '/login?callbackUrl=%2Fadmin', '//evil.test', '/\\evil.test', 'https://evil.test/', 'http://localhost/', 'javascript:alert(1)', 'http://['),
+  fc.string({ unit: 'grapheme', maxLength: 40 }).map((path) => `/${path}`),
+);
 
 const encodedCallbackUrl = callbackUrl.map(encodeURIComponent);
 
@@ -32,7 +31,12 @@ type Endpoint = { method: 'GET' | 'POST'; path: string; body: 'form' | 'json' | 
 
 /** Each endpoint with what its own client sends; `csrfToken` is filled in per request. */
 const ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: '/api/auth/callback/credentials', body: 'form', valid: { csrfToken: '', email: 'owner@acme.test', password: 'wrong-password', callbackUrl: '/', json: 'true', redirect: 'false' } },
+  {
+    method: 'POST',
+    path: '/api/auth/callback/credentials',
+    body: 'form',
+    valid: { csrfToken: '', email: 'owner@acme.test', password: 'wrong-password', callbackUrl: '/', json: 'true', redirect: 'false' },
+  },
   { method: 'POST', path: '/api/auth/callback/credentials', body: 'json', valid: { csrfToken: '', email: 'member@acme.test', password: 'wrong-password', callbackUrl: '/' } },
   { method: 'POST', path: '/api/auth/signin/credentials', body: 'form', valid: { csrfToken: '', callbackUrl: '/', json: 'true' } },
   { method: 'POST', path: '/api/auth/signin', body: 'form', valid: { csrfToken: '', callbackUrl: '/' } },
@@ -93,7 +97,17 @@ describe.each([DATABASES.at(-1)!])('next-auth endpoints under hostile input (%s 
     if (input.bodyKind === 'bytes') return randomBytes;
     if (input.bodyKind === 'oversized') return fc.integer({ min: 15_000, max: 40_000 }).map((length) => `csrfToken=${encodeURIComponent(valid.csrfToken ?? '')}&x=${'a'.repeat(length)}`);
     if (input.endpoint.body === 'json') {
-      return hostileJsonBody(valid, { callbackUrl: callbackUrl.map((url) => JSON.stringify(url)), csrfToken: fc.oneof(fc.constant(JSON.stringify(valid.csrfToken)), hostileString.map((text) => JSON.stringify(text))) }, 17_000);
+      return hostileJsonBody(
+        valid,
+        {
+          callbackUrl: callbackUrl.map((url) => JSON.stringify(url)),
+          csrfToken: fc.oneof(
+            fc.constant(JSON.stringify(valid.csrfToken)),
+            hostileString.map((text) => JSON.stringify(text)),
+          ),
+        },
+        17_000,
+      );
     }
     return hostileForm(valid, { callbackUrl: encodedCallbackUrl, ...(input.realCsrf && valid.csrfToken ? { csrfToken: fc.constant(encodeURIComponent(valid.csrfToken)) } : {}) });
   }
@@ -102,9 +116,7 @@ describe.each([DATABASES.at(-1)!])('next-auth endpoints under hostile input (%s 
 
   /** Requests with their bodies (built here: the CSRF tokens exist only once the server runs). */
   const withBodies = () =>
-    request.chain((input) =>
-      (input.endpoint.method === 'GET' ? fc.constant(null) : bodyFor(input, input.realCsrf ? csrfOf(input.caller) : null)).map((body) => ({ ...input, body })),
-    );
+    request.chain((input) => (input.endpoint.method === 'GET' ? fc.constant(null) : bodyFor(input, input.realCsrf ? csrfOf(input.caller) : null)).map((body) => ({ ...input, body })));
 
   function init(input: AuthRequest & { body: string | Bytes | null }): { url: string; init: RequestInit; shown: string } {
     const cookie = input.caller === 'signed-in' ? signedIn.header() : input.caller === 'csrf-cookie-only' ? anonymousCsrf.jar.header() : undefined;

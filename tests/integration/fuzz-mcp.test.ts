@@ -6,19 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases';
-import {
-  fetchWithin,
-  fuzz,
-  hostileHeaderValue,
-  hostileJsonBody,
-  hostileString,
-  mutatedObjectText,
-  tallied,
-  total,
-  type Bytes,
-  type Tally,
-  wrongTypeText,
-} from '../helpers/hostile-input';
+import { fetchWithin, fuzz, hostileHeaderValue, hostileJsonBody, hostileString, mutatedObjectText, tallied, total, type Bytes, type Tally, wrongTypeText } from '../helpers/hostile-input';
 import { expectStillUp, memoryProbe } from '../helpers/server-health';
 import { connect, register } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
@@ -27,7 +15,21 @@ import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/
 const INPUTS = 2400;
 
 const VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
-const METHODS = ['initialize', 'ping', 'server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'notifications/initialized', 'logging/setLevel', 'completion/complete'];
+const METHODS = [
+  'initialize',
+  'ping',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'notifications/initialized',
+  'logging/setLevel',
+  'completion/complete',
+];
 
 /** A valid params object per method, for the fuzzer to break field by field. */
 const TOOL_ARGUMENTS: Record<string, Record<string, unknown>> = {
@@ -65,7 +67,11 @@ const otherCall = fc.constantFrom(...METHODS.filter((method) => method !== 'tool
   }).map((params) => ({ method, name: method === 'resources/read' ? 'gatehouse://organization/profile' : 'summarize_audit_activity', params })),
 );
 
-const id = fc.oneof(fc.integer().map(String), fc.string({ maxLength: 20 }).map((text) => JSON.stringify(text)), fc.constant(null));
+const id = fc.oneof(
+  fc.integer().map(String),
+  fc.string({ maxLength: 20 }).map((text) => JSON.stringify(text)),
+  fc.constant(null),
+);
 
 /**
  * One request: mostly a valid envelope around fuzzed params (so that dispatch and the tools see them),
@@ -75,7 +81,19 @@ const request = fc.oneof(toolCall, otherCall).chain(({ method, name, params }) =
   fc.record({
     body: fc.oneof(
       { weight: 6, arbitrary: id.map((value) => `{"jsonrpc":"2.0",${value === null ? '' : `"id":${value},`}"method":${JSON.stringify(method)},"params":${params}}`) },
-      { weight: 2, arbitrary: mutatedObjectText({ jsonrpc: '2.0', id: 1, method, params: {} }, { params: fc.constant(params), method: fc.oneof(fc.constantFrom(...METHODS).map((known) => JSON.stringify(known)), wrongTypeText) }) },
+      {
+        weight: 2,
+        arbitrary: mutatedObjectText(
+          { jsonrpc: '2.0', id: 1, method, params: {} },
+          {
+            params: fc.constant(params),
+            method: fc.oneof(
+              fc.constantFrom(...METHODS).map((known) => JSON.stringify(known)),
+              wrongTypeText,
+            ),
+          },
+        ),
+      },
       { weight: 2, arbitrary: hostileJsonBody({ jsonrpc: '2.0', id: 'a', method: 'tools/list', params: {} }) },
     ),
     headers: fc.record(

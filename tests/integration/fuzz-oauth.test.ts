@@ -10,18 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '@/lib/cli/standalone';
 import { DATABASES } from '../helpers/databases';
-import {
-  type Bytes,
-  fetchWithin,
-  fuzz,
-  hostileForm,
-  hostileHeaderValue,
-  hostileJsonBody,
-  randomBytes,
-  tallied,
-  total,
-  type Tally,
-} from '../helpers/hostile-input';
+import { type Bytes, fetchWithin, fuzz, hostileForm, hostileHeaderValue, hostileJsonBody, randomBytes, tallied, total, type Tally } from '../helpers/hostile-input';
 import { authorizeUrl, Browser, openConsent, pkce, register, type ConsentForm, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { expectStillUp, memoryProbe } from '../helpers/server-health';
@@ -63,7 +52,7 @@ const formHeaders = fc.record(
     'content-type': fc.oneof({ weight: 4, arbitrary: fc.constant('application/x-www-form-urlencoded') }, { weight: 1, arbitrary: hostileHeaderValue }),
     accept: hostileHeaderValue,
     'x-forwarded-for': hostileHeaderValue,
-    'dpop': hostileHeaderValue,
+    dpop: hostileHeaderValue,
   },
   { requiredKeys: ['content-type'] },
 );
@@ -113,9 +102,9 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
   });
 
   it('answers every generated registration with 201 or a documented JSON error', async () => {
-    const registration = fc.constantFrom(...fixtures.map((fixture) => fixture.registration_body)).chain((valid) =>
-      fc.record({ body: hostileJsonBody(valid, {}, 70_000), headers: fc.record({ 'content-type': fc.oneof(fc.constant('application/json'), hostileHeaderValue) }) }),
-    );
+    const registration = fc
+      .constantFrom(...fixtures.map((fixture) => fixture.registration_body))
+      .chain((valid) => fc.record({ body: hostileJsonBody(valid, {}, 70_000), headers: fc.record({ 'content-type': fc.oneof(fc.constant('application/json'), hostileHeaderValue) }) }));
     const sent = await fuzz(registration, { inputs: INPUTS.register, parallel: PARALLEL }, async ({ body, headers }) => {
       const response = await fetchWithin(`${server.url}/oauth/register`, { method: 'POST', headers, body });
       const text = await response.text();
@@ -159,9 +148,7 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
         },
         { grant_type: grantTypes, code: fc.constantFrom(...codes) },
       ),
-      headers: fc.tuple(formHeaders, fc.option(hostileHeaderValue.map((value) => `Basic ${value}`))).map(([headers, authorization]) =>
-        authorization ? { ...headers, authorization } : headers,
-      ),
+      headers: fc.tuple(formHeaders, fc.option(hostileHeaderValue.map((value) => `Basic ${value}`))).map(([headers, authorization]) => (authorization ? { ...headers, authorization } : headers)),
     });
     const sent = await fuzz(token, { inputs: INPUTS.token, parallel: PARALLEL }, async ({ body, headers }) => {
       const response = await fetchWithin(`${server.url}/oauth/token`, { method: 'POST', headers, body });
@@ -214,7 +201,10 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
           expect(location.pathname, where).toMatch(/^\/(consent\/|login|oauth\/authorize)/);
         } else {
           // Back to the client: only to a registered redirect URI, with a documented error.
-          expect(client.redirect_uris.some((uri) => location.toString().startsWith(uri)), where).toBe(true);
+          expect(
+            client.redirect_uris.some((uri) => location.toString().startsWith(uri)),
+            where,
+          ).toBe(true);
           // In the query, or in the fragment for response types whose default response mode is fragment.
           const answer = location.hash ? new URLSearchParams(location.hash.slice(1)) : location.searchParams;
           expect(OAUTH_ERRORS.has(String(answer.get('error'))), where).toBe(true);
@@ -237,10 +227,7 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
     // A fresh consent request per batch: a decision (Deny, or a valid Allow) ends the one it answers.
     let form: ConsentForm | null = null;
     const consent = fc.record({
-      body: formBody(
-        { csrf: 'CSRF', decision: 'allow', org: 'ORG', scope: 'mcp:read', uid: 'UID' },
-        { decision: fc.constantFrom('allow', 'deny', 'Allow', '', 'allow\u0000') },
-      ),
+      body: formBody({ csrf: 'CSRF', decision: 'allow', org: 'ORG', scope: 'mcp:read', uid: 'UID' }, { decision: fc.constantFrom('allow', 'deny', 'Allow', '', 'allow\u0000') }),
       path: fc.oneof({ weight: 6, arbitrary: fc.constant('UID') }, { weight: 1, arbitrary: hostileHeaderValue.filter((value) => value.trim() !== '').map(encodeURIComponent) }),
       origin: fc.oneof({ weight: 8, arbitrary: fc.constant('SELF') }, { weight: 1, arbitrary: hostileHeaderValue }),
     });

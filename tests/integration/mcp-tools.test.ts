@@ -31,8 +31,7 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
   });
   afterAll(async () => server?.stop());
 
-  const call = (tokens: Tokens, name: string, args: Record<string, unknown> = {}) =>
-    postMcp(server.url, tokens.access_token, rpc('tools/call', { name, arguments: args }));
+  const call = (tokens: Tokens, name: string, args: Record<string, unknown> = {}) => postMcp(server.url, tokens.access_token, rpc('tools/call', { name, arguments: args }));
   const textOf = (reply: { body: Record<string, any> | null }) => String(reply.body?.result?.content?.[0]?.text ?? '');
 
   it('lists the tools in a fixed order with JSON Schema 2020-12 inputs, annotations and output schemas', async () => {
@@ -68,9 +67,7 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     const reply = await call(memberRead, 'revoke_connected_app', { grant_id: 'x' });
     expect(reply.status).toBe(200);
     expect(reply.body!.result.isError).toBe(true);
-    expect(reply.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource", scope="mcp:write", error="insufficient_scope"`,
-    );
+    expect(reply.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource", scope="mcp:write", error="insufficient_scope"`);
     const text = textOf(reply);
     expect(text).toContain('Make changes on your behalf');
     expect(text).toContain('This connection holds: mcp:read');
@@ -165,7 +162,9 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
       const acme = `(SELECT id FROM organizations WHERE slug = 'acme')`;
       await query(`INSERT INTO people (id, email, name, updated_at) SELECT 'bulk-' || i, 'bulk' || i || '@acme.test', 'Bulk ' || lpad(i::text, 4, '0'), now() FROM generate_series(1, 1000) AS i`);
       await query(`INSERT INTO memberships (id, person_id, org_id, role, updated_at) SELECT 'bulk-' || i, 'bulk-' || i, ${acme}, 'member', now() FROM generate_series(1, 1000) AS i`);
-      await query(`INSERT INTO grants (id, person_id, org_id, client_id, scopes) SELECT 'bulk-grant-' || i, 'bulk-' || i, ${acme}, $1, ARRAY['mcp:read'] FROM generate_series(1, 200) AS i`, [client.client_id]);
+      await query(`INSERT INTO grants (id, person_id, org_id, client_id, scopes) SELECT 'bulk-grant-' || i, 'bulk-' || i, ${acme}, $1, ARRAY['mcp:read'] FROM generate_series(1, 200) AS i`, [
+        client.client_id,
+      ]);
     }));
     try {
       const members = await call(owner, 'list_members');
@@ -211,7 +210,8 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
 
   it('holds a prompt built from a tool’s data to that tool’s gates, and lists it only to whom it would answer', async () => {
     const promptNames = async (tokens: Tokens) => ((await postMcp(server.url, tokens.access_token, rpc('prompts/list'))).body!.result.prompts as { name: string }[]).map((prompt) => prompt.name);
-    const resourceUris = async (tokens: Tokens) => ((await postMcp(server.url, tokens.access_token, rpc('resources/list'))).body!.result.resources as { uri: string }[]).map((resource) => resource.uri);
+    const resourceUris = async (tokens: Tokens) =>
+      ((await postMcp(server.url, tokens.access_token, rpc('resources/list'))).body!.result.resources as { uri: string }[]).map((resource) => resource.uri);
     const getPrompt = (tokens: Tokens) => postMcp(server.url, tokens.access_token, rpc('prompts/get', { name: 'summarize_audit_activity' }));
     // The role: read_audit_log is not for a member or a viewer, and neither is the prompt that shows the audit log.
     expect(await promptNames(owner)).toContain('summarize_audit_activity');
@@ -320,7 +320,10 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     let rows: Record<string, unknown>[] = [];
     let refusals: Record<string, unknown>[] = [];
     let lastUsed: Record<string, unknown>[] = [];
-    ({ server, result: [rows, refusals, lastUsed] } = await inspectDatabase(server, async (query) => [
+    ({
+      server,
+      result: [rows, refusals, lastUsed],
+    } = await inspectDatabase(server, async (query) => [
       await query(`SELECT method, tool_name, outcome, http_status, protocol_version, trace_id, grant_id, org_id FROM mcp_calls WHERE trace_id = $1`, [traceId]),
       await query(`SELECT DISTINCT outcome FROM mcp_calls`),
       await query(`SELECT count(*)::int AS used FROM grants WHERE last_used_at IS NOT NULL AND revoked_at IS NULL`),
@@ -328,9 +331,7 @@ describe.each(DATABASES)('MCP tools on the %s database', (kind) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ method: 'tools/call', tool_name: 'whoami', outcome: 'ok', http_status: 200, protocol_version: '2026-07-28' });
     expect(rows[0]!.grant_id).toEqual(expect.any(String));
-    expect(refusals.map((row) => row.outcome)).toEqual(
-      expect.arrayContaining(['ok', 'refused_scope', 'refused_role', 'restricted', 'invalid_arguments', 'unauthorized', 'forbidden', 'rate_limited']),
-    );
+    expect(refusals.map((row) => row.outcome)).toEqual(expect.arrayContaining(['ok', 'refused_scope', 'refused_role', 'restricted', 'invalid_arguments', 'unauthorized', 'forbidden', 'rate_limited']));
     // Grants that made calls are marked used (at most once a minute each, by the call-log flush).
     expect(Number(lastUsed[0]!.used)).toBeGreaterThan(0);
   }, 60_000);

@@ -126,9 +126,7 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
         });
       const before = server.output().length;
       await Promise.all([
-        ...Array.from({ length: 16 }, () =>
-          abortMidBody('/mcp', `Authorization: Bearer ${abortingToken}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`, '{"jsonrpc":"2.0",'),
-        ),
+        ...Array.from({ length: 16 }, () => abortMidBody('/mcp', `Authorization: Bearer ${abortingToken}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`, '{"jsonrpc":"2.0",')),
         abortMidBody('/oauth/token', 'Content-Type: application/x-www-form-urlencoded\r\n', 'grant_type=refresh_token&'),
         abortMidBody('/oauth/register', 'Content-Type: application/json\r\n', '{"client_name":'),
         abortMidBody('/oauth/revoke', 'Content-Type: application/x-www-form-urlencoded\r\n', 'token='),
@@ -314,12 +312,7 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
 
     it('refuses a request whose Mcp-Method or Mcp-Name disagrees with the body, or lacks them', async () => {
       const call = rpc2026('tools/call', { name: 'whoami', arguments: {} });
-      const cases: Record<string, string | undefined>[] = [
-        { 'mcp-method': 'tools/list' },
-        { 'mcp-method': undefined },
-        { 'mcp-name': 'list_members' },
-        { 'mcp-name': undefined },
-      ];
+      const cases: Record<string, string | undefined>[] = [{ 'mcp-method': 'tools/list' }, { 'mcp-method': undefined }, { 'mcp-name': 'list_members' }, { 'mcp-name': undefined }];
       for (const change of cases) {
         const headers = { ...call.headers };
         for (const [name, value] of Object.entries(change)) {

@@ -17,15 +17,14 @@ afterEach(async () => {
 async function fresh(kind: (typeof DATABASES)[number]) {
   const database = await openTestDatabase(kind, { migrated: false });
   open.push(database);
-  const config =
-    kind === 'embedded' ? ({ kind, dataDir: '' } as const) : ({ kind, url: database.url as string } as const);
+  const config = kind === 'embedded' ? ({ kind, dataDir: '' } as const) : ({ kind, url: database.url as string } as const);
   return { database, run: (migrations?: Migration[]) => migrate(config, database.pglite, migrations) };
 }
 
 async function rows(database: TestDatabase) {
-  return database.prisma.$queryRawUnsafe<
-    { migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }[]
-  >('SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name');
+  return database.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }[]>(
+    'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
+  );
 }
 
 describe.each(DATABASES)('migrations on the %s database', (kind) => {
@@ -51,9 +50,7 @@ describe.each(DATABASES)('migrations on the %s database', (kind) => {
   it('refuses to start when an applied migration was edited', async () => {
     const { run } = await fresh(kind);
     await run();
-    const edited = readMigrations().map((migration, index) =>
-      index === 0 ? { ...migration, checksum: 'f'.repeat(64) } : migration,
-    );
+    const edited = readMigrations().map((migration, index) => (index === 0 ? { ...migration, checksum: 'f'.repeat(64) } : migration));
     await expect(run(edited)).rejects.toThrow(/was changed after it was applied/);
   });
 
@@ -74,9 +71,7 @@ describe.each(DATABASES)('migrations on the %s database', (kind) => {
     await expect(run([...readMigrations(), broken])).rejects.toThrow(/29990101000000_broken failed and was rolled back/);
     const names = (await rows(database)).map((row) => row.migration_name);
     expect(names).not.toContain(broken.name);
-    const tables = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(
-      `SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half_done'`,
-    );
+    const tables = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half_done'`);
     expect(Number(tables[0]!.n)).toBe(0);
   });
 });
@@ -116,9 +111,10 @@ describe.each(DATABASES)('data migrations on the %s database', (kind) => {
     await run();
 
     const payloads = new Map(
-      (await database.prisma.$queryRawUnsafe<{ model: string; id: string; payload: Record<string, any> }[]>('SELECT model, id, payload FROM "oidc_models"')).map(
-        (row) => [`${row.model}:${row.id}`, row.payload],
-      ),
+      (await database.prisma.$queryRawUnsafe<{ model: string; id: string; payload: Record<string, any> }[]>('SELECT model, id, payload FROM "oidc_models"')).map((row) => [
+        `${row.model}:${row.id}`,
+        row.payload,
+      ]),
     );
     for (const [index, spelling] of spellings.entries()) {
       const expected = spelling.startsWith('http://localhost') ? 'http://localhost:3000/mcp' : canonical;
@@ -130,9 +126,7 @@ describe.each(DATABASES)('data migrations on the %s database', (kind) => {
     expect(payloads.get('RefreshToken:foreign')!.resource).toBe('https://gatehouse.example/mcp?x=1');
     expect(payloads.get('Grant:no-resource')).toEqual({ accountId: 'p', clientId: 'c', openid: { scope: 'openid' } });
     // The migration leaves no function of its own behind.
-    const functions = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(
-      "SELECT count(*) AS n FROM pg_proc WHERE proname = 'gatehouse_canonical_resource'",
-    );
+    const functions = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>("SELECT count(*) AS n FROM pg_proc WHERE proname = 'gatehouse_canonical_resource'");
     expect(Number(functions[0]!.n)).toBe(0);
   });
 });
@@ -206,14 +200,16 @@ describe.each(DATABASES)('client records migrated on the %s database', (kind) =>
     await run();
 
     const rows = new Map(
-      (await database.prisma.$queryRawUnsafe<{ client_id: string; name: string | null; hostname: string | null }[]>('SELECT client_id, name, hostname FROM "clients"')).map(
-        (row) => [row.client_id, { name: row.name, hostname: row.hostname }],
-      ),
+      (await database.prisma.$queryRawUnsafe<{ client_id: string; name: string | null; hostname: string | null }[]>('SELECT client_id, name, hostname FROM "clients"')).map((row) => [
+        row.client_id,
+        { name: row.name, hostname: row.hostname },
+      ]),
     );
     const names = new Map(
-      (await database.prisma.$queryRawUnsafe<{ id: string; name: string | null }[]>(`SELECT id, payload->>'client_name' AS name FROM "oidc_models" WHERE model = 'Client'`)).map(
-        (row) => [row.id, row.name],
-      ),
+      (await database.prisma.$queryRawUnsafe<{ id: string; name: string | null }[]>(`SELECT id, payload->>'client_name' AS name FROM "oidc_models" WHERE model = 'Client'`)).map((row) => [
+        row.id,
+        row.name,
+      ]),
     );
     expect(rows.get('stale')).toEqual({ name: 'Evil Exfil', hostname: 'evil.test' });
     expect(rows.get('unchanged')).toEqual({ name: 'Notes', hostname: 'notes.example' });

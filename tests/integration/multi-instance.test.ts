@@ -88,9 +88,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
   it('shares one rate-limit budget per grant', async () => {
     const client = await register(first.url, { client_name: 'Shared budget', redirect_uris: ['https://budget.example/cb'] });
     const { tokens } = await connect(first.url, client, owner);
-    const replies = await Promise.all(
-      Array.from({ length: 120 }, (_, index) => postMcp(index % 2 ? second.url : first.url, tokens.access_token, rpc('ping'))),
-    );
+    const replies = await Promise.all(Array.from({ length: 120 }, (_, index) => postMcp(index % 2 ? second.url : first.url, tokens.access_token, rpc('ping'))));
     expect(replies.filter((reply) => reply.status === 200)).toHaveLength(120);
     expect((await postMcp(first.url, tokens.access_token, rpc('ping'))).status).toBe(429);
     expect((await postMcp(second.url, tokens.access_token, rpc('ping'))).status).toBe(429);
@@ -112,9 +110,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
     const client = await register(second.url, { client_name: 'Replay', redirect_uris: ['https://replay.example/cb'] });
     const { tokens } = await connect(first.url, client, owner);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        tokenRequest(index % 2 ? first.url : second.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
-      ),
+      Array.from({ length: 20 }, (_, index) => tokenRequest(index % 2 ? first.url : second.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })),
     );
     expect(results.map((result) => result.response.status)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((result) => result.body.refresh_token)).size).toBe(1);
@@ -142,25 +138,13 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
     await connect(first.url, used, owner);
     await sql.query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id = $1`, [unused.client_id]);
     await sql.query(`UPDATE oidc_models SET expires_at = now() - interval '1 minute' WHERE model IN ('Interaction', 'Session', 'AuthorizationCode')`);
-    await sql.query(
-      `INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = $1`,
-      [owner.email],
-    );
+    await sql.query(`INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = $1`, [owner.email]);
     const rows = async () =>
-      Number(
-        (
-          await sql.query<{ n: string }>(
-            `SELECT ((SELECT count(*) FROM oidc_models) + (SELECT count(*) FROM sign_in_sessions) + (SELECT count(*) FROM password_links))::text AS n`,
-          )
-        ).rows[0]!.n,
-      );
+      Number((await sql.query<{ n: string }>(`SELECT ((SELECT count(*) FROM oidc_models) + (SELECT count(*) FROM sign_in_sessions) + (SELECT count(*) FROM password_links))::text AS n`)).rows[0]!.n);
     const expired = async () =>
       Number(
-        (
-          await sql.query<{ n: string }>(
-            `SELECT ((SELECT count(*) FROM oidc_models WHERE expires_at < now()) + (SELECT count(*) FROM sign_in_sessions WHERE expires_at < now()))::text AS n`,
-          )
-        ).rows[0]!.n,
+        (await sql.query<{ n: string }>(`SELECT ((SELECT count(*) FROM oidc_models WHERE expires_at < now()) + (SELECT count(*) FROM sign_in_sessions WHERE expires_at < now()))::text AS n`)).rows[0]!
+          .n,
       );
     await sleep(2_500);
     expect([sweeps(first), sweeps(second)]).toEqual([[], []]);
@@ -201,9 +185,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
     redis.cut();
     try {
       const started = Date.now();
-      const replies = await Promise.all(
-        Array.from({ length: 260 }, (_, index) => postMcp(index % 2 ? second.url : first.url, tokens.access_token, rpc('ping'))),
-      );
+      const replies = await Promise.all(Array.from({ length: 260 }, (_, index) => postMcp(index % 2 ? second.url : first.url, tokens.access_token, rpc('ping'))));
       expect(Date.now() - started).toBeLessThan(20_000);
       // One budget of 120 on each instance: the degradation docs/operations.md documents, never an error.
       const byInstance = [0, 1].map((parity) => replies.filter((_, index) => index % 2 === parity).map((reply) => reply.status));
@@ -219,10 +201,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL && REDIS))('two instances s
   it('hands the sweeps to another instance when the sweeper stops', async () => {
     const [sweeper, other] = sweeps(first).length ? [first, second] : [second, first];
     await sweeper.halt();
-    await sql.query(
-      `INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-after-handover', id, now() - interval '1 minute' FROM people WHERE email = $1`,
-      [owner.email],
-    );
+    await sql.query(`INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-after-handover', id, now() - interval '1 minute' FROM people WHERE email = $1`, [owner.email]);
     await until(async () => (await sql.query(`SELECT 1 FROM sign_in_sessions WHERE id = 'expired-after-handover'`)).rowCount === 0, 10_000);
     expect(other.output()).toMatch(/now runs the housekeeping sweeps/);
     expect(sweeps(other).length).toBeGreaterThanOrEqual(1);

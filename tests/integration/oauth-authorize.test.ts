@@ -128,14 +128,14 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     expect(html).toContain('app.example');
     expect(html).toContain(`${server.url}/mcp`);
     // A client that asks for no MCP scope is offered both; unknown scopes are not shown.
-    expect(html).toContain("Read your organization&#x27;s data");
+    expect(html).toContain('Read your organization&#x27;s data');
     expect(html).toContain('Make changes on your behalf');
     expect(html).not.toContain('claudeai');
     // Initech's plan is inactive: shown, disabled, with the reason.
     expect(orgIds).toHaveLength(1);
     expect(disabledOrgIds).toHaveLength(1);
     expect(html).toMatch(new RegExp(`for="org-${disabledOrgIds[0]}"[^>]*>Initech`));
-    expect(html).toContain("This organization&#x27;s plan is inactive.");
+    expect(html).toContain('This organization&#x27;s plan is inactive.');
     expect(html).toContain('Allow');
     expect(html).toContain('Deny');
   });

@@ -73,10 +73,7 @@ describe('Client ID Metadata Documents', () => {
 
   /** An authorization request naming the document at `url` is refused before consent: 400 invalid_client. */
   async function expectDocumentRefused(url: string, redirectUri: string): Promise<void> {
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: [redirectUri] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
+    const response = await fetch(authorizeUrl(server.url, { client: { ...client, client_id: url, redirect_uris: [redirectUri] }, challenge: pkce().challenge }), { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/invalid_client/);
   }
@@ -173,10 +170,9 @@ describe('redirects', () => {
     const moved = `${documents.origin}/apps/moved.json`;
     documents.redirects.set('/apps/moved.json', `${documents.origin}/apps/moved-here.json`);
     documents.documents.set('/apps/moved-here.json', { client_id: moved, client_name: 'Moved', redirect_uris: ['https://moved.example/cb'] });
-    const response = await fetch(
-      authorizeUrl(server.url, { client: { ...client, client_id: moved, redirect_uris: ['https://moved.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
+    const response = await fetch(authorizeUrl(server.url, { client: { ...client, client_id: moved, redirect_uris: ['https://moved.example/cb'] }, challenge: pkce().challenge }), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/invalid_client/);
     expect(documents.requests.filter((request) => request.endsWith(' /apps/moved.json')).length).toBeGreaterThan(0);
@@ -213,16 +209,16 @@ describe('without the test allowance', () => {
   async function tryDocument(url: string) {
     const path = new URL(url).pathname;
     documents.documents.set(path, { client_id: url, client_name: 'Reachable', redirect_uris: ['https://reach.example/cb'] });
-    const response = await fetch(
-      authorizeUrl(plain.url, { client: { ...client, client_id: url, redirect_uris: ['https://reach.example/cb'] }, challenge: pkce().challenge }),
-      { redirect: 'manual' },
-    );
+    const response = await fetch(authorizeUrl(plain.url, { client: { ...client, client_id: url, redirect_uris: ['https://reach.example/cb'] }, challenge: pkce().challenge }), { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/invalid_client/);
     expect(documents.requests.filter((request) => request.endsWith(` ${path}`))).toEqual([]);
   }
 
-  const lookups = (host: string) => readFileSync(dnsLog, 'utf8').split('\n').filter((line) => line.startsWith(`${host} `));
+  const lookups = (host: string) =>
+    readFileSync(dnsLog, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith(`${host} `));
 
   it('never fetches a document from a loopback address', async () => {
     await tryDocument(`${documents.origin}/apps/loopback.json`);

@@ -31,9 +31,7 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
       await query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id IN ($1, $2, $3)`, [unused.client_id, used.client_id, decided.client_id]);
       await query(`UPDATE oidc_models SET expires_at = now() - interval '1 minute' WHERE model IN ('Interaction', 'Session')`);
       await query(`INSERT INTO org_client_decisions (org_id, client_id, decision) SELECT id, $1, 'blocked' FROM organizations WHERE slug = 'acme'`, [decided.client_id]);
-      await query(
-        `INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`,
-      );
+      await query(`INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`);
       await query(
         `INSERT INTO password_links (token_hash, person_id, purpose, expires_at) SELECT 'expired-link', id, 'reset', now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`,
       );

@@ -182,10 +182,7 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
   async function updatesOf(clientId: string) {
     const inspected = await inspectDatabase(server, async (query) => ({
       row: (await query<{ name: string | null; hostname: string | null }>(`SELECT name, hostname FROM clients WHERE client_id = $1`, [clientId]))[0],
-      events: await query<{ data: Record<string, unknown>; ip: string | null }>(
-        `SELECT data, ip FROM audit_events WHERE client_id = $1 AND type = 'client.updated' ORDER BY id`,
-        [clientId],
-      ),
+      events: await query<{ data: Record<string, unknown>; ip: string | null }>(`SELECT data, ip FROM audit_events WHERE client_id = $1 AND type = 'client.updated' ORDER BY id`, [clientId]),
     }));
     server = inspected.server;
     return inspected.result;
@@ -234,11 +231,7 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
     const client = await register(server.url, { client_name: 'Native Notes', redirect_uris: ['http://127.0.0.1:8080/cb', 'com.example.notes:/cb'] });
     const allowed = await update(client, { client_name: 'Native Notes', redirect_uris: ['http://127.0.0.1:9090/other', 'com.example.notes:/oauth/callback'] });
     expect(allowed.response.status, JSON.stringify(allowed.body)).toBe(200);
-    for (const uris of [
-      ['http://localhost:9090/other', 'com.example.notes:/oauth/callback'],
-      ['http://127.0.0.1:9090/other', 'com.evil.notes:/oauth/callback'],
-      ['http://127.0.0.1:9090/other'],
-    ]) {
+    for (const uris of [['http://localhost:9090/other', 'com.example.notes:/oauth/callback'], ['http://127.0.0.1:9090/other', 'com.evil.notes:/oauth/callback'], ['http://127.0.0.1:9090/other']]) {
       const refused = await update(client, { client_name: 'Native Notes', redirect_uris: uris });
       expect(refused.response.status, uris.join(' ')).toBe(400);
       expect(refused.body.error).toBe('invalid_redirect_uri');
@@ -246,16 +239,13 @@ describe.each(DATABASES)('RFC 7592 updates on the %s database', (kind) => {
     expect((await read(client)).redirect_uris).toEqual(['http://127.0.0.1:9090/other', 'com.example.notes:/oauth/callback']);
   });
 
-  it.each(['https:notes4.example/cb', 'https://notes4.example\\@evil.test/cb', 'myapp://cb'])(
-    'holds an update to the rules of registration: %s is refused',
-    async (uri) => {
-      const client = await register(server.url, { client_name: 'Notes Four', redirect_uris: ['https://notes4.example/cb'] });
-      const refused = await update(client, { client_name: 'Notes Four', redirect_uris: [uri] });
-      expect(refused.response.status).toBe(400);
-      expect(refused.body.error).toBe('invalid_redirect_uri');
-      expect((await read(client)).redirect_uris).toEqual(['https://notes4.example/cb']);
-    },
-  );
+  it.each(['https:notes4.example/cb', 'https://notes4.example\\@evil.test/cb', 'myapp://cb'])('holds an update to the rules of registration: %s is refused', async (uri) => {
+    const client = await register(server.url, { client_name: 'Notes Four', redirect_uris: ['https://notes4.example/cb'] });
+    const refused = await update(client, { client_name: 'Notes Four', redirect_uris: [uri] });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_redirect_uri');
+    expect((await read(client)).redirect_uris).toEqual(['https://notes4.example/cb']);
+  });
 
   it('refuses an update whose name carries a right-to-left override, and changes nothing', async () => {
     const client = await register(server.url, { client_name: 'Notes Five', redirect_uris: ['https://notes5.example/cb'] });
@@ -367,8 +357,7 @@ describe('registration rate limit', () => {
     let current = dualStack;
     try {
       const body = JSON.stringify({ client_name: 'Dual stack', redirect_uris: ['https://dual.example/cb'] });
-      const registerFrom = async (address: string) =>
-        (await fetchFrom(address)(`${dualStack.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
+      const registerFrom = async (address: string) => (await fetchFrom(address)(`${dualStack.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
       const statuses = [await registerFrom('127.0.0.1'), await registerFrom('127.0.0.1'), await registerFrom('127.0.0.1')];
       expect(statuses).toEqual([201, 201, 429]);
       expect(await registerFrom('127.0.0.2')).toBe(201);

@@ -42,8 +42,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   });
   afterAll(async () => server?.stop());
 
-  const refresh = (refreshToken: string, clientId = client.client_id) =>
-    tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+  const refresh = (refreshToken: string, clientId = client.client_id) => tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
   it('issues an opaque mcp_at_ access token for an hour and a refresh token, never cached', async () => {
     const { code, verifier } = await approvedCode();
@@ -89,7 +88,14 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
 
   it('rotates on every refresh and answers a repeat within 10 s with the identical response', async () => {
     const { tokens, browser } = await connect(server.url, client, member);
-    remember(tokens.access_token, tokens.refresh_token, ...browser.jar.entries().filter(([name]) => name.startsWith('_')).map(([, value]) => value));
+    remember(
+      tokens.access_token,
+      tokens.refresh_token,
+      ...browser.jar
+        .entries()
+        .filter(([name]) => name.startsWith('_'))
+        .map(([, value]) => value),
+    );
     const first = await refresh(tokens.refresh_token);
     expect(first.response.status).toBe(200);
     expect(first.response.headers.get('cache-control')).toBe('no-store');
@@ -144,21 +150,13 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   }, 30_000);
 
   /** RFC 8707 spellings of the resource that are not PUBLIC_URL/mcp (resource.ts states the rule). */
-  const foreignResources = () => [
-    'https://evil.test/mcp',
-    `${server.url}/mcp/`,
-    `${server.url}/mcp?`,
-    `${server.url}/x/../mcp`,
-    `${server.url}/%6Dcp`,
-    `${server.url}/mcp#fragment`,
-  ];
+  const foreignResources = () => ['https://evil.test/mcp', `${server.url}/mcp/`, `${server.url}/mcp?`, `${server.url}/x/../mcp`, `${server.url}/%6Dcp`, `${server.url}/mcp#fragment`];
 
   it('answers a refresh with a foreign resource invalid_target and changes nothing: the same refresh token then works', async () => {
     const own = await register(server.url, { client_name: 'Resource Mistake', redirect_uris: ['https://mistake.example/cb'] });
     const { tokens } = await connect(server.url, own, member);
     remember(own.registration_access_token, tokens.access_token, tokens.refresh_token);
-    const refreshFor = (resource: string) =>
-      tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: own.client_id, resource });
+    const refreshFor = (resource: string) => tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: own.client_id, resource });
     for (const resource of foreignResources()) {
       const refused = await refreshFor(resource);
       expect(refused.response.status, resource).toBe(400);
@@ -303,8 +301,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
   it('lets only one of 50 parallel exchanges of a code succeed, and revokes what it issued', async () => {
     const { code, verifier } = await approvedCode();
     remember(code);
-    const exchange = () =>
-      tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/callback', client_id: client.client_id, code_verifier: verifier });
+    const exchange = () => tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: 'https://app.example/callback', client_id: client.client_id, code_verifier: verifier });
     const results = await Promise.all(Array.from({ length: 50 }, exchange));
     expect(results.map((result) => result.response.status).sort()).toEqual([200, ...Array(49).fill(400)]);
     const issued = results.find((result) => result.response.status === 200)!.body;
@@ -368,8 +365,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     expect(dpopClient.dpop_bound_access_tokens).toBeUndefined();
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const proof = () =>
-      es256Jwt({ typ: 'dpop+jwt', jwk }, { jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) }, privateKey);
+    const proof = () => es256Jwt({ typ: 'dpop+jwt', jwk }, { jti: randomUUID(), htm: 'POST', htu: `${server.url}/oauth/token`, iat: Math.floor(Date.now() / 1000) }, privateKey);
 
     const { code, verifier } = await approvedCode(dpopClient);
     const exchanged = await tokenRequest(
@@ -414,11 +410,7 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     });
     remember(signed.registration_access_token);
     const now = Math.floor(Date.now() / 1000);
-    const assertion = es256Jwt(
-      { kid: 'assertion-key' },
-      { iss: signed.client_id, sub: signed.client_id, aud: server.url, jti: randomUUID(), iat: now, exp: now + 60 },
-      privateKey,
-    );
+    const assertion = es256Jwt({ kid: 'assertion-key' }, { iss: signed.client_id, sub: signed.client_id, aud: server.url, jti: randomUUID(), iat: now, exp: now + 60 }, privateKey);
     const asserted = await exchange(signed, {
       params: { client_id: signed.client_id, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion },
     });
@@ -432,19 +424,21 @@ describe.each(DATABASES)('tokens on the %s database', (kind) => {
     await denier.signIn(member.email, member.password);
     const form = await openConsent(denier, authorizeUrl(server.url, { client, challenge: pkce().challenge }));
     expect((await decide(denier, form, { allow: false })).searchParams.get('error')).toBe('access_denied');
-    remember(...denier.jar.entries().filter(([name]) => name.startsWith('_')).map(([, value]) => value));
-    const { result: { dump, audit }, server: restarted } = await inspectDatabase(server, async (query) => {
-      const audit = await query<{ type: string; reason: string | null; n: string }>(
-        `SELECT type, data->>'reason' AS reason, count(*)::text AS n FROM audit_events GROUP BY 1, 2`,
-      );
-      const tables = await query<{ table_name: string }>(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
-      );
+    remember(
+      ...denier.jar
+        .entries()
+        .filter(([name]) => name.startsWith('_'))
+        .map(([, value]) => value),
+    );
+    const {
+      result: { dump, audit },
+      server: restarted,
+    } = await inspectDatabase(server, async (query) => {
+      const audit = await query<{ type: string; reason: string | null; n: string }>(`SELECT type, data->>'reason' AS reason, count(*)::text AS n FROM audit_events GROUP BY 1, 2`);
+      const tables = await query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
       let text = '';
       for (const { table_name } of tables) {
-        text += JSON.stringify(await query(`SELECT * FROM "${table_name}"`), (_key, value) =>
-          typeof value === 'bigint' ? value.toString() : value,
-        );
+        text += JSON.stringify(await query(`SELECT * FROM "${table_name}"`), (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
       }
       return { dump: text, audit };
     });

@@ -67,7 +67,12 @@ describe.runIf(Boolean(existsSync(NGINX) && process.env.TEST_DATABASE_URL && RED
     expect((await runCli('prisma/seed.ts', [], replicas[0].env)).stdout).toMatch(/Demo data created/);
     nginx = await startNginx(proxyConfig(proxyPort, [firstPort, secondPort], join(dir, 'access.log')), dir);
     const deadline = Date.now() + 15_000;
-    while (!(await fetch(`${url}/readyz`).then((response) => response.ok, () => false))) {
+    while (
+      !(await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error(`nginx did not answer: ${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -101,7 +106,10 @@ describe.runIf(Boolean(existsSync(NGINX) && process.env.TEST_DATABASE_URL && RED
     expect(refreshed.response.status).toBe(200);
     expect((await postMcp(url, refreshed.body.access_token!, rpc('ping'))).status).toBe(200);
     const flow = accessLog().slice(before);
-    expect(flow.every((line) => !/ 5\d\d /.test(line)), flow.join('\n')).toBe(true);
+    expect(
+      flow.every((line) => !/ 5\d\d /.test(line)),
+      flow.join('\n'),
+    ).toBe(true);
     expect(answeredBy(flow.filter((line) => line.startsWith('POST /mcp ')))).toEqual(new Set(replicas.map((replica) => `127.0.0.1:${replica.port}`)));
   });
 
@@ -137,7 +145,10 @@ describe.runIf(Boolean(existsSync(NGINX) && process.env.TEST_DATABASE_URL && RED
     stopping = false;
     await Promise.all(callers);
     expect(statuses.length).toBeGreaterThan(20);
-    expect(statuses.filter((status) => status !== 200), `${statuses.length} calls`).toEqual([]);
+    expect(
+      statuses.filter((status) => status !== 200),
+      `${statuses.length} calls`,
+    ).toEqual([]);
     const refreshed = await tokenRequest(url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
     expect(refreshed.response.status).toBe(200);
     const during = accessLog().slice(before);

@@ -141,12 +141,11 @@ describe.runIf(DATABASES.includes('postgres'))('a revocation racing with refresh
       const { response, body } = await connection.refresh(refreshToken);
       expect([response.status, body.error], `${how}: a refresh token still works`).toEqual([400, 'invalid_grant']);
     }
-    const { rows } = await sql.query<{ model: string }>('SELECT model FROM oidc_models WHERE grant_id = $1 OR (model = $2 AND id = $3)', [
-      connection.grantId,
-      'Grant',
-      connection.grantId,
-    ]);
-    expect(rows.map((row) => row.model), `${how}: rows left for the revoked grant`).toEqual([]);
+    const { rows } = await sql.query<{ model: string }>('SELECT model FROM oidc_models WHERE grant_id = $1 OR (model = $2 AND id = $3)', [connection.grantId, 'Grant', connection.grantId]);
+    expect(
+      rows.map((row) => row.model),
+      `${how}: rows left for the revoked grant`,
+    ).toEqual([]);
   }
 
   it('lets nothing be issued or accepted once the revocation commits, and leaves no live token', async () => {
@@ -157,8 +156,7 @@ describe.runIf(DATABASES.includes('postgres'))('a revocation racing with refresh
       const connections = [byPerson, byClient, untouched];
       const running = connections.map((connection) => connection.run());
       // Revoke at a random moment once every connection has refreshed and called at least once.
-      const ready = (connection: Connection) =>
-        ['refresh', 'mcp'].every((kind) => connection.attempts.some((attempt) => attempt.kind === kind && attempt.status === 200));
+      const ready = (connection: Connection) => ['refresh', 'mcp'].every((kind) => connection.attempts.some((attempt) => attempt.kind === kind && attempt.status === 200));
       for (let waited = 0; !connections.every(ready) && waited < 20_000; waited += 20) await pause(20);
       await pause(200 * Math.random());
 
@@ -189,17 +187,19 @@ describe.runIf(DATABASES.includes('postgres'))('a revocation racing with refresh
       const called = untouched.attempts.filter((attempt) => attempt.kind === 'mcp' && attempt.status === 200);
       expect(refreshed.length, `round ${round}: the untouched grant's refreshes`).toBeGreaterThan(0);
       expect(called.length, `round ${round}: the untouched grant's calls`).toBeGreaterThan(0);
-      expect(untouched.attempts.filter((attempt) => attempt.status !== 200), `round ${round}: the untouched grant failed`).toEqual([]);
+      expect(
+        untouched.attempts.filter((attempt) => attempt.status !== 200),
+        `round ${round}: the untouched grant failed`,
+      ).toEqual([]);
       expect((await untouched.call(untouched.current.access_token)).status).toBe(200);
       // The revoked grants did run before their revocation.
       for (const connection of [byPerson, byClient]) {
         expect(connection.attempts.some((attempt) => attempt.kind === 'refresh' && attempt.status === 200)).toBe(true);
       }
       // Each revocation is recorded once.
-      const { rows } = await sql.query<{ grant_id: string; n: number }>(
-        "SELECT grant_id, count(*)::int AS n FROM audit_events WHERE type = 'grant.revoked' AND grant_id = ANY($1) GROUP BY grant_id",
-        [[byPerson.grantId, byClient.grantId, untouched.grantId]],
-      );
+      const { rows } = await sql.query<{ grant_id: string; n: number }>("SELECT grant_id, count(*)::int AS n FROM audit_events WHERE type = 'grant.revoked' AND grant_id = ANY($1) GROUP BY grant_id", [
+        [byPerson.grantId, byClient.grantId, untouched.grantId],
+      ]);
       expect(Object.fromEntries(rows.map((row) => [row.grant_id, row.n]))).toEqual({ [byPerson.grantId]: 1, [byClient.grantId]: 1 });
     }
     expect(server.output()).not.toMatch(/uncaught|unhandled|deadlock/i);

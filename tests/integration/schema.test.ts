@@ -137,9 +137,7 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
 
     expect(await prisma.person.findUniqueOrThrow({ where: { email: 'ada@example.test' } })).toEqual(person);
     expect(await prisma.organization.findUniqueOrThrow({ where: { slug: 'analytical' } })).toEqual(org);
-    expect(
-      await prisma.membership.findUniqueOrThrow({ where: { personId_orgId: { personId: person.id, orgId: org.id } } }),
-    ).toEqual(membership);
+    expect(await prisma.membership.findUniqueOrThrow({ where: { personId_orgId: { personId: person.id, orgId: org.id } } })).toEqual(membership);
     expect(await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).toEqual(client);
     expect(
       await prisma.orgClientDecision.findUniqueOrThrow({
@@ -147,9 +145,7 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
       }),
     ).toEqual(decision);
     expect(await prisma.grant.findUniqueOrThrow({ where: { id: 'grant-1' } })).toEqual(grant);
-    expect(
-      await prisma.oidcModel.findUniqueOrThrow({ where: { model_id: { model: 'AccessToken', id: 'hash-of-token' } } }),
-    ).toEqual(oidc);
+    expect(await prisma.oidcModel.findUniqueOrThrow({ where: { model_id: { model: 'AccessToken', id: 'hash-of-token' } } })).toEqual(oidc);
     expect(await prisma.keyMaterial.findUniqueOrThrow({ where: { id: 'key-1' } })).toEqual(key);
     expect(
       await prisma.toolRestriction.findUniqueOrThrow({
@@ -195,9 +191,7 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     const client = await prisma.oAuthClient.create({ data: { clientId: 'owned', registration: 'admin', ownerOrgId: org.id } });
 
     await expect(prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob 2' } })).rejects.toThrow();
-    await expect(
-      prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'member' } }),
-    ).rejects.toThrow();
+    await expect(prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'member' } })).rejects.toThrow();
     // Deleting an organization removes its memberships (ON DELETE CASCADE) and keeps its audit trail.
     await prisma.organization.delete({ where: { id: org.id } });
     expect(await prisma.membership.count({ where: { orgId: org.id } })).toBe(0);

@@ -53,11 +53,7 @@ describe.each(DATABASES)('AUTH_SECRET rotation (%s database)', (kind) => {
     expect(await jwks(server)).toEqual(before);
     const whoami = await postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }));
     expect(whoami.status).toBe(200);
-    const refreshed = await tokenRequest(
-      server.url,
-      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id },
-      clientAuthentication(client),
-    );
+    const refreshed = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }, clientAuthentication(client));
     expect(refreshed.response.status, JSON.stringify(refreshed.body)).toBe(200);
     const { response } = await signIn(server.url, 'owner@acme.test', TEST_DEMO_PASSWORD);
     expect(response.status).toBe(200);

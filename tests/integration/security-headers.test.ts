@@ -51,11 +51,23 @@ describe.each([DATABASES.at(-1)!])('security headers (%s database)', (database) 
   // a script, inline or from elsewhere. Every script tag the framework writes carries it.
   it('gives every page a script nonce of its own, on every script tag, and no inline scripts without it', async () => {
     const nonces = new Set<string>();
-    const pages: [string, CookieJar | null][] = [['/login', null], ['/no-such-page', null], ['/set-password/not-a-real-link', null], ['/', owner], ['/admin/acme', owner], ['/settings/account', owner], ['/login', null]];
+    const pages: [string, CookieJar | null][] = [
+      ['/login', null],
+      ['/no-such-page', null],
+      ['/set-password/not-a-real-link', null],
+      ['/', owner],
+      ['/admin/acme', owner],
+      ['/settings/account', owner],
+      ['/login', null],
+    ];
     for (const [path, jar] of pages) {
       const response = jar ? await jar.fetch(`${server.url}${path}`) : await fetch(`${server.url}${path}`);
       const policy = response.headers.get('content-security-policy') ?? '';
-      const scriptSrc = policy.split(';').map((directive) => directive.trim()).find((directive) => directive.startsWith('script-src')) ?? '';
+      const scriptSrc =
+        policy
+          .split(';')
+          .map((directive) => directive.trim())
+          .find((directive) => directive.startsWith('script-src')) ?? '';
       const nonce = /'nonce-([A-Za-z0-9+/=]{22,})'/.exec(scriptSrc)?.[1];
       expect(nonce, `${path}: ${policy}`).toBeDefined();
       expect(scriptSrc, path).toContain("'strict-dynamic'");

@@ -154,9 +154,11 @@ describe.each(DATABASES)('Gatehouse on the %s database', (kind) => {
 
     // The lock is on the account's row — shared by every instance, lifted by an admin — and audited.
     const inspected = await inspectDatabase(server, async (query) => ({
-      person: (await query<{ failed_sign_ins: number; minutes: number }>(
-        `SELECT failed_sign_ins, round(extract(epoch FROM locked_until - now()) / 60)::int AS minutes FROM people WHERE email = 'viewer@acme.test'`,
-      ))[0],
+      person: (
+        await query<{ failed_sign_ins: number; minutes: number }>(
+          `SELECT failed_sign_ins, round(extract(epoch FROM locked_until - now()) / 60)::int AS minutes FROM people WHERE email = 'viewer@acme.test'`,
+        )
+      )[0],
       events: await query(`SELECT a.type FROM audit_events a WHERE a.type = 'person.locked'`),
     }));
     server = inspected.server;

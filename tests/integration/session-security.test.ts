@@ -181,7 +181,13 @@ describe('foreign or broken callback URLs', () => {
   }
 
   async function whoIsJar(jar: CookieJar) {
-    return whoIs(jar.entries().filter(([name]) => name.includes('session-token')).map(([name, value]) => `${name}=${value}`).join('; '));
+    return whoIs(
+      jar
+        .entries()
+        .filter(([name]) => name.includes('session-token'))
+        .map(([name, value]) => `${name}=${value}`)
+        .join('; '),
+    );
   }
 
   it.each(BROKEN)('ignores the callback URL %s in the next-auth cookie or a parameter: no 500, signed out or in', async (value) => {
@@ -224,26 +230,30 @@ describe('password guessing across many accounts from one address', () => {
     return results;
   }
 
-  it('stops an address after 30 failures a minute, whatever X-Forwarded-For it claims; refusals look alike for known and unknown accounts', async () => {
-    const results = await inBatches(PER_ADDRESS, async (attempt) => {
-      // A fresh claimed address each time, and the header Gatehouse stamps itself: neither is believed.
-      const headers = { 'x-forwarded-for': `198.51.100.${attempt + 1}`, 'x-gatehouse-peer-address': `203.0.113.${attempt + 1}` };
-      // Wrong passwords for a real account (fewer than its own lockout) and unknown emails, interleaved.
-      const email = attempt % 2 === 0 && attempt < 18 ? 'viewer@acme.test' : `guess-${attempt}@acme.test`;
-      const { response } = await signIn(server.url, email, `wrong ${attempt}`, { headers });
-      return { status: response.status, body: await response.text() };
-    });
-    expect(results.map((result) => result.status)).toEqual(Array(PER_ADDRESS).fill(401));
-    expect(new Set(results.map((result) => result.body)).size).toBe(1);
+  it(
+    'stops an address after 30 failures a minute, whatever X-Forwarded-For it claims; refusals look alike for known and unknown accounts',
+    async () => {
+      const results = await inBatches(PER_ADDRESS, async (attempt) => {
+        // A fresh claimed address each time, and the header Gatehouse stamps itself: neither is believed.
+        const headers = { 'x-forwarded-for': `198.51.100.${attempt + 1}`, 'x-gatehouse-peer-address': `203.0.113.${attempt + 1}` };
+        // Wrong passwords for a real account (fewer than its own lockout) and unknown emails, interleaved.
+        const email = attempt % 2 === 0 && attempt < 18 ? 'viewer@acme.test' : `guess-${attempt}@acme.test`;
+        const { response } = await signIn(server.url, email, `wrong ${attempt}`, { headers });
+        return { status: response.status, body: await response.text() };
+      });
+      expect(results.map((result) => result.status)).toEqual(Array(PER_ADDRESS).fill(401));
+      expect(new Set(results.map((result) => result.body)).size).toBe(1);
 
-    const rightPassword = await signIn(server.url, member.email, member.password, { headers: { 'x-forwarded-for': '192.0.2.77' } });
-    expect(rightPassword.response.status).toBe(401);
-    expect(rightPassword.jar.has(SESSION_COOKIE)).toBe(false);
-    const locked = await rightPassword.response.text();
-    expect(locked).toContain('TooManyAttempts');
-    const unknown = await signIn(server.url, 'nobody-at-all@acme.test', 'anything');
-    expect(await unknown.response.text()).toBe(locked);
-  }, SLOW);
+      const rightPassword = await signIn(server.url, member.email, member.password, { headers: { 'x-forwarded-for': '192.0.2.77' } });
+      expect(rightPassword.response.status).toBe(401);
+      expect(rightPassword.jar.has(SESSION_COOKIE)).toBe(false);
+      const locked = await rightPassword.response.text();
+      expect(locked).toContain('TooManyAttempts');
+      const unknown = await signIn(server.url, 'nobody-at-all@acme.test', 'anything');
+      expect(await unknown.response.text()).toBe(locked);
+    },
+    SLOW,
+  );
 });
 
 // Listening on `::` (HOST=::), IPv4 clients arrive as IPv4-mapped IPv6 addresses (::ffff:127.0.0.1):

@@ -57,9 +57,7 @@ describe('starting Gatehouse', () => {
     const server = await startServer({ database: 'embedded', env: { DEMO_PASSWORD: 'gatehouse-demo' } });
     try {
       expect(server.output()).toContain('demo data created');
-      expect(server.output()).toContain(
-        'demo sign-ins (password gatehouse-demo): owner@acme.test, member@acme.test, viewer@acme.test',
-      );
+      expect(server.output()).toContain('demo sign-ins (password gatehouse-demo): owner@acme.test, member@acme.test, viewer@acme.test');
       expect(server.output()).toContain(`ready at ${server.url}`);
     } finally {
       await server.stop();
@@ -125,7 +123,17 @@ describe('starting Gatehouse', () => {
     // As package.json's start script runs it: one process that receives the signal itself.
     const start = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/start.ts'], {
       cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'production', GATEHOUSE_DIST_DIR: TEST_DIST_DIR, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, DEMO_PASSWORD: TEST_DEMO_PASSWORD },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        NODE_ENV: 'production',
+        GATEHOUSE_DIST_DIR: TEST_DIST_DIR,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: url,
+        DEMO_PASSWORD: TEST_DEMO_PASSWORD,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -133,13 +141,25 @@ describe('starting Gatehouse', () => {
     start.stderr.on('data', (chunk: Buffer) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => start.on('exit', (code) => resolve(code)));
     try {
-      await until(async () => (await healthz(url)) === 200, 90_000, () => output);
+      await until(
+        async () => (await healthz(url)) === 200,
+        90_000,
+        () => output,
+      );
       const first = serverProcesses(start.pid!);
       expect(first, output).toHaveLength(1);
       process.kill(first[0]!, 'SIGKILL');
 
-      await until(async () => output.includes('the server stopped unexpectedly (signal SIGKILL)'), 10_000, () => output);
-      await until(async () => (await healthz(url)) === 200, 60_000, () => output);
+      await until(
+        async () => output.includes('the server stopped unexpectedly (signal SIGKILL)'),
+        10_000,
+        () => output,
+      );
+      await until(
+        async () => (await healthz(url)) === 200,
+        60_000,
+        () => output,
+      );
       const second = serverProcesses(start.pid!);
       expect(second).toHaveLength(1);
       expect(second[0]).not.toBe(first[0]);

@@ -15,9 +15,25 @@ describe('server-action payload check', () => {
 
   it('admits a multipart form call (FormData reference) and the bound-arguments promise of a form sent before its script', () => {
     expect(refuseActionPayload([{ id: 0, text: '[null,"$K1"]' }], { formData: true, root: 'arguments' })).toBeNull();
-    expect(refuseActionPayload([{ id: 0, text: '{"id":"7f00","bound":"$@1"}' }, { id: 1, text: '[null]' }], DESCRIPTOR)).toBeNull();
+    expect(
+      refuseActionPayload(
+        [
+          { id: 0, text: '{"id":"7f00","bound":"$@1"}' },
+          { id: 1, text: '[null]' },
+        ],
+        DESCRIPTOR,
+      ),
+    ).toBeNull();
     expect(refuseActionPayload([{ id: 0, text: '{"id":"7f00","bound":null}' }], DESCRIPTOR)).toBeNull();
-    expect(refuseActionPayload([{ id: 0, text: '["$1a"]' }, { id: 26, text: '{}' }], ARGUMENTS)).toBeNull();
+    expect(
+      refuseActionPayload(
+        [
+          { id: 0, text: '["$1a"]' },
+          { id: 26, text: '{}' },
+        ],
+        ARGUMENTS,
+      ),
+    ).toBeNull();
   });
 
   it.each([
@@ -47,9 +63,20 @@ describe('server-action payload check', () => {
   });
 
   it('refuses references between parts that run backwards or in a cycle, and a payload without its root', () => {
-    const cycle = [{ id: 0, text: '["$1"]' }, { id: 1, text: '["$@1"]' }];
+    const cycle = [
+      { id: 0, text: '["$1"]' },
+      { id: 1, text: '["$@1"]' },
+    ];
     expect(refuseActionPayload(cycle, ARGUMENTS)).toContain('refers back to part 1');
-    expect(refuseActionPayload([{ id: 0, text: '["$2"]' }, { id: 2, text: '["$0"]' }], ARGUMENTS)).toContain('refers back to part 0');
+    expect(
+      refuseActionPayload(
+        [
+          { id: 0, text: '["$2"]' },
+          { id: 2, text: '["$0"]' },
+        ],
+        ARGUMENTS,
+      ),
+    ).toContain('refers back to part 0');
     expect(refuseActionPayload([{ id: 1, text: '[]' }], ARGUMENTS)).toContain('no root part');
     expect(refuseActionPayload([{ id: 0, text: '{"id":"7f","bound":"$@0"}' }], DESCRIPTOR)).toContain('refers back to part 0');
     expect(refuseActionPayload([{ id: 0, text: '["7f"]' }], DESCRIPTOR)).toContain('descriptor is not an object');
@@ -57,10 +84,28 @@ describe('server-action payload check', () => {
 
   it('refuses bound arguments that are not a list (the framework applies them to the action: a TypeError, a 500)', () => {
     for (const bound of ['null', '5', '"x"', '{}']) {
-      expect(refuseActionPayload([{ id: 0, text: '{"id":"7f","bound":"$@1"}' }, { id: 1, text: bound }], DESCRIPTOR), bound).toBe('the bound arguments are not a list');
+      expect(
+        refuseActionPayload(
+          [
+            { id: 0, text: '{"id":"7f","bound":"$@1"}' },
+            { id: 1, text: bound },
+          ],
+          DESCRIPTOR,
+        ),
+        bound,
+      ).toBe('the bound arguments are not a list');
     }
     for (const bound of ['5', '"$1"', '[]', '{}']) {
-      expect(refuseActionPayload([{ id: 0, text: `{"id":"7f","bound":${bound}}` }, { id: 1, text: '[]' }], DESCRIPTOR), bound).toBe('the bound arguments are not a list');
+      expect(
+        refuseActionPayload(
+          [
+            { id: 0, text: `{"id":"7f","bound":${bound}}` },
+            { id: 1, text: '[]' },
+          ],
+          DESCRIPTOR,
+        ),
+        bound,
+      ).toBe('the bound arguments are not a list');
     }
   });
 

@@ -91,8 +91,6 @@ describe('the Request ⇄ Node bridge', () => {
   });
 
   it('rejects when the handler fails without answering', async () => {
-    await expect(
-      runNodeHandler(async () => Promise.reject(new Error('boom')), new Request('http://localhost/x'), options),
-    ).rejects.toThrow('boom');
+    await expect(runNodeHandler(async () => Promise.reject(new Error('boom')), new Request('http://localhost/x'), options)).rejects.toThrow('boom');
   });
 });

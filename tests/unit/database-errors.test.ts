@@ -56,7 +56,10 @@ describe('telling a database outage from other failures', () => {
 
   it('takes a refused or broken database connection for one, however deeply wrapped', async () => {
     const client = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:1/test', connectionTimeoutMillis: 2_000 });
-    const refused = await client.connect().then(() => null, (error: unknown) => error);
+    const refused = await client.connect().then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({ code: 'ECONNREFUSED', syscall: 'connect' });
     expect(isDatabaseUnavailable(refused)).toBe(true);
     expect(isDatabaseUnavailable(new Error('query failed', { cause: refused }))).toBe(true);

@@ -34,7 +34,13 @@ describe('the JSON-RPC envelope', () => {
     // MCP since 2025-06-18 has no batches; an empty array is a batch too.
     it.each([
       ['a batch of one request', [{ jsonrpc: '2.0', id: 1, method: 'ping' }]],
-      ['a batch of two', [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]],
+      [
+        'a batch of two',
+        [
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+        ],
+      ],
       ['an empty batch', []],
       ['a batch of garbage', [1, 'x', null]],
     ])('%s with -32600, 400, "Batch requests are not supported"', (_what, batch) => {

@@ -62,21 +62,14 @@ describe('negotiateVersion', () => {
     expect(negotiateVersion(` ${version}\t`).version).toBe(version);
   });
 
-  it.each([
-    '1999-01-01',
-    '2024-11-05',
-    '2025-06-18, 2025-11-25',
-    '2025-06-18x',
-    '=?base64?MjAyNS0wNi0xOA==?=',
-    '__proto__',
-    'constructor',
-    'toString',
-    'hasOwnProperty',
-  ])('refuses %j with -32022, 400 and the supported list', (header) => {
-    const refusal = refusalOf(() => negotiateVersion(header));
-    expect([refusal.code, refusal.httpStatus, refusal.message]).toEqual([-32022, 400, 'Unsupported protocol version']);
-    expect(refusal.options.data).toEqual({ supported: SUPPORTED, requested: header.trim() });
-  });
+  it.each(['1999-01-01', '2024-11-05', '2025-06-18, 2025-11-25', '2025-06-18x', '=?base64?MjAyNS0wNi0xOA==?=', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'refuses %j with -32022, 400 and the supported list',
+    (header) => {
+      const refusal = refusalOf(() => negotiateVersion(header));
+      expect([refusal.code, refusal.httpStatus, refusal.message]).toEqual([-32022, 400, 'Unsupported protocol version']);
+      expect(refusal.options.data).toEqual({ supported: SUPPORTED, requested: header.trim() });
+    },
+  );
 
   it('reports the requested version trimmed', () => {
     expect(refusalOf(() => negotiateVersion('  2030-01-01 ')).options.data).toEqual({ supported: SUPPORTED, requested: '2030-01-01' });
@@ -123,7 +116,9 @@ describe('checkVersionRules for 2026-07-28', () => {
     });
 
     it('does not take the _meta keys from Object.prototype', () => {
-      const refusal = refusalOf(() => checkVersionRules(V2026, new Headers({ 'mcp-method': 'ping' }), message('ping', { _meta: JSON.parse('{"__proto__": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}') })));
+      const refusal = refusalOf(() =>
+        checkVersionRules(V2026, new Headers({ 'mcp-method': 'ping' }), message('ping', { _meta: JSON.parse('{"__proto__": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}') })),
+      );
       expect(refusal.code).toBe(-32602);
     });
 

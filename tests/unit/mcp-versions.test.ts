@@ -3,16 +3,7 @@
 // here each row is pinned, so a change to one revision cannot leak into another unnoticed.
 import { describe, expect, it } from 'vitest';
 import { JSON_RPC } from '@/lib/mcp/errors';
-import {
-  CACHE_HINTS,
-  DEFAULT_VERSION,
-  INITIALIZE_VERSIONS,
-  isSupported,
-  LATEST_INITIALIZE_VERSION,
-  SUPPORTED_VERSIONS,
-  VERSIONS,
-  type VersionRules,
-} from '@/lib/mcp/versions';
+import { CACHE_HINTS, DEFAULT_VERSION, INITIALIZE_VERSIONS, isSupported, LATEST_INITIALIZE_VERSION, SUPPORTED_VERSIONS, VERSIONS, type VersionRules } from '@/lib/mcp/versions';
 
 // Up to 2025-11-25 the lifecycle is initialize + ping, and nothing of 2026-07-28 applies.
 const LEGACY_RULES = {

@@ -17,9 +17,7 @@ function slowRequest(): Request {
 
 describe('no network read inside a database transaction', () => {
   it('refuses to read a request body from the network while a transaction is open', async () => {
-    await expect(inOpenTransaction(() => readLimitedBody(slowRequest(), 1024))).rejects.toThrow(
-      /reading a request body while a database transaction is open/,
-    );
+    await expect(inOpenTransaction(() => readLimitedBody(slowRequest(), 1024))).rejects.toThrow(/reading a request body while a database transaction is open/);
   });
 
   it('refuses it in the bridge to the provider too, before the handler runs', async () => {
@@ -27,9 +25,9 @@ describe('no network read inside a database transaction', () => {
     const handler = () => {
       ran = true;
     };
-    await expect(
-      inOpenTransaction(() => runNodeHandler(handler, slowRequest(), { publicUrl: 'https://auth.example.com', clientAddress: '203.0.113.7' })),
-    ).rejects.toThrow(/database transaction is open/);
+    await expect(inOpenTransaction(() => runNodeHandler(handler, slowRequest(), { publicUrl: 'https://auth.example.com', clientAddress: '203.0.113.7' }))).rejects.toThrow(
+      /database transaction is open/,
+    );
     expect(ran).toBe(false);
   });
 

@@ -43,14 +43,11 @@ describe('OAuth errors', () => {
 });
 
 describe('the request wrapper', () => {
-  const configure = () =>
-    replaceProcessSingleton('env', parseEnv({ DATABASE_URL: 'postgresql://127.0.0.1:1/unreachable', AUTH_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://auth.example.com' }));
+  const configure = () => replaceProcessSingleton('env', parseEnv({ DATABASE_URL: 'postgresql://127.0.0.1:1/unreachable', AUTH_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://auth.example.com' }));
 
   it('answers a registration body past the limit with 413 invalid_client_metadata and CORS, before anything else', async () => {
     configure();
-    const response = await handleOAuthRequest(
-      new Request('https://auth.example.com/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(65 * 1024) }),
-    );
+    const response = await handleOAuthRequest(new Request('https://auth.example.com/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(65 * 1024) }));
     expect(response.status).toBe(413);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(await response.json()).toMatchObject({ error: 'invalid_client_metadata' });
@@ -58,9 +55,7 @@ describe('the request wrapper', () => {
 
   it('answers a registration while the database is unreachable with 503, Retry-After and CORS; the token endpoint without CORS', async () => {
     configure();
-    const register = await handleOAuthRequest(
-      new Request('https://auth.example.com/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
-    );
+    const register = await handleOAuthRequest(new Request('https://auth.example.com/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     expect(register.status).toBe(503);
     expect(register.headers.get('retry-after')).not.toBeNull();
     expect(register.headers.get('access-control-allow-origin')).toBe('*');

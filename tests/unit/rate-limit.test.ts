@@ -34,7 +34,7 @@ describe('fixed-window limits', () => {
     expect(addressKey('64:ff9b::203.0.113.9')).toBe('203.0.113.9');
   });
 
-  it('key addresses whose /64 is not one host\'s by the whole address: ::1, ::, link-local', () => {
+  it("key addresses whose /64 is not one host's by the whole address: ::1, ::, link-local", () => {
     expect(addressKey('::1')).toBe('::1');
     expect(addressKey('::')).toBe('::');
     expect(addressKey('0:0:0:0:0:0:0:1')).toBe('::1');

@@ -64,7 +64,15 @@ describe('the connect-a-client instructions', () => {
   });
 });
 
-const DOCUMENTS = ['README.md', 'CHANGELOG.md', 'SECURITY.md', 'tests/README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  'CHANGELOG.md',
+  'SECURITY.md',
+  'tests/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 describe('the documentation', () => {
   it.each(DOCUMENTS)('%s links only to files inside the repository that exist', (document) => {

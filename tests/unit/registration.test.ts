@@ -29,9 +29,7 @@ describe('registration normalization', () => {
     ['a list', ['none']],
     ['a number', 1],
   ])('refuses a token_endpoint_auth_method that is %s as invalid metadata, never throwing anything else', (_case, value) => {
-    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], token_endpoint_auth_method: value })).toThrow(
-      expect.objectContaining({ code: 'invalid_client_metadata' }),
-    );
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], token_endpoint_auth_method: value })).toThrow(expect.objectContaining({ code: 'invalid_client_metadata' }));
   });
 
   it.each(['https://app.example@evil.example/cb', 'https://user:secret@app.example/cb', 'http://127.0.0.1@evil.example/cb', 'com.example.app://user@cb'])(
@@ -46,9 +44,7 @@ describe('registration normalization', () => {
     ['NUL in a redirect URI', { redirect_uris: ['https://x.example/c\u0000b'] }],
     ['NUL in a nested key', { jwks: { keys: [{ 'k\u0000': 1 }] } }],
   ])('refuses %s, which PostgreSQL cannot store, as invalid metadata', (_case, fields) => {
-    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], ...fields })).toThrow(
-      expect.objectContaining({ code: 'invalid_client_metadata' }),
-    );
+    expect(() => normalizeRegistration({ redirect_uris: ['https://x.example/cb'], ...fields })).toThrow(expect.objectContaining({ code: 'invalid_client_metadata' }));
   });
 
   it.each([

@@ -16,14 +16,12 @@ describe('the resource indicator', () => {
     expect(mcpResource()).toBe('https://gatehouse.example/mcp');
   });
 
-  it.each([
-    'https://gatehouse.example/mcp',
-    'HTTPS://GATEHOUSE.EXAMPLE/mcp',
-    'https://GateHouse.example/mcp',
-    'https://gatehouse.example:443/mcp',
-  ])('canonicalises %s (scheme and host case, default port) to PUBLIC_URL/mcp', (spelling) => {
-    expect(canonicalResource(spelling)).toBe('https://gatehouse.example/mcp');
-  });
+  it.each(['https://gatehouse.example/mcp', 'HTTPS://GATEHOUSE.EXAMPLE/mcp', 'https://GateHouse.example/mcp', 'https://gatehouse.example:443/mcp'])(
+    'canonicalises %s (scheme and host case, default port) to PUBLIC_URL/mcp',
+    (spelling) => {
+      expect(canonicalResource(spelling)).toBe('https://gatehouse.example/mcp');
+    },
+  );
 
   it.each([
     ['a trailing slash', 'https://gatehouse.example/mcp/'],

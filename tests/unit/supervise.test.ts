@@ -91,7 +91,10 @@ describe('npm start keeps its server running', () => {
   });
 
   it('stops the server on SIGTERM and SIGINT, restarting nothing, with its exit code', async () => {
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       const { supervisor, lines, starts } = supervised(['serve']);
       await until(() => starts().length === 1);
       await new Promise((resolve) => setTimeout(resolve, 200)); // past the ready line

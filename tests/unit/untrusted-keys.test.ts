@@ -49,11 +49,23 @@ describe('look-ups by untrusted keys', () => {
   });
 
   it.each(INHERITED)('reads a search parameter named %s as a value of its own, without touching the prototype', (key) => {
-    const values = firstValues(new URLSearchParams([[key, 'x'], ['type', 'grant.revoked']]));
+    const values = firstValues(
+      new URLSearchParams([
+        [key, 'x'],
+        ['type', 'grant.revoked'],
+      ]),
+    );
     expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
     expect(Object.hasOwn(values, key)).toBe(true);
     expect(values.type).toBe('grant.revoked');
-    expect(parseAuditFilter(new URLSearchParams([[key, 'x'], ['type', 'grant.revoked']])).type).toBe('grant.revoked');
+    expect(
+      parseAuditFilter(
+        new URLSearchParams([
+          [key, 'x'],
+          ['type', 'grant.revoked'],
+        ]),
+      ).type,
+    ).toBe('grant.revoked');
   });
 
   it.each(INHERITED)('refuses the call-log outcome %s as an unknown category', (key) => {

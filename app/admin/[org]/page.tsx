@@ -55,7 +55,9 @@ export default async function OverviewPage({ params }: { params: Promise<{ org: 
           New apps
         </h2>
         {overview.newClients.latest.length === 0 ? (
-          <p className="text-slate-600">No app was connected in {admin.org.name} for the first time in the last {OVERVIEW_DAYS} days.</p>
+          <p className="text-slate-600">
+            No app was connected in {admin.org.name} for the first time in the last {OVERVIEW_DAYS} days.
+          </p>
         ) : (
           <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
             {overview.newClients.latest.map((client) => (
@@ -114,7 +116,15 @@ function StatCard({ label, value, href }: { label: string; value: number; href?:
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="mt-1">{href ? <a href={href} className="focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">{number}</a> : number}</dd>
+      <dd className="mt-1">
+        {href ? (
+          <a href={href} className="focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
+            {number}
+          </a>
+        ) : (
+          number
+        )}
+      </dd>
     </div>
   );
 }

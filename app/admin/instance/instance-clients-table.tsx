@@ -13,7 +13,6 @@ import { deleteClientAction, disableClientAction, enableClientAction } from './a
 type Row = Omit<InstanceClientRow, 'firstSeenAt' | 'lastUsedAt' | 'disabledAt'> & { firstSeenAt: string; lastUsedAt: string | null; disabledAt: string | null };
 type Pending = { kind: 'disable' | 'delete'; row: Row };
 
-
 const label = (row: Row) => row.name ?? row.clientId;
 
 export function InstanceClientsTable({ clients, query }: { clients: Row[]; query: string }) {
@@ -124,18 +123,13 @@ export function InstanceClientsTable({ clients, query }: { clients: Row[]; query
         {confirming?.kind === 'delete' ? (
           <>
             <p>
-              Its {confirming.row.liveGrants} connection{confirming.row.liveGrants === 1 ? '' : 's'} in every organization {confirming.row.liveGrants === 1 ? 'is' : 'are'} revoked
-              and its registration is removed. The app has to register again to be used.
+              Its {confirming.row.liveGrants} connection{confirming.row.liveGrants === 1 ? '' : 's'} in every organization {confirming.row.liveGrants === 1 ? 'is' : 'are'} revoked and its registration
+              is removed. The app has to register again to be used.
             </p>
-            {confirming.row.registration === 'metadata_document' ? (
-              <p>An app identified by a metadata document comes back the next time someone connects it: disable it to keep it out.</p>
-            ) : null}
+            {confirming.row.registration === 'metadata_document' ? <p>An app identified by a metadata document comes back the next time someone connects it: disable it to keep it out.</p> : null}
           </>
         ) : confirming ? (
-          <p>
-            Nobody can connect {label(confirming.row)} any more, and its tokens are refused at their next use in every organization. Its connections are kept: enabling it again
-            restores them.
-          </p>
+          <p>Nobody can connect {label(confirming.row)} any more, and its tokens are refused at their next use in every organization. Its connections are kept: enabling it again restores them.</p>
         ) : null}
       </ConfirmDialog>
     </>

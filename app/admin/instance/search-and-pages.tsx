@@ -13,10 +13,7 @@ export function SearchForm({ label, placeholder, query }: { label: string; place
         </label>
         <input id="search" name="q" type="search" defaultValue={query} placeholder={placeholder} className={inputClass} />
       </div>
-      <button
-        type="submit"
-        className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand"
-      >
+      <button type="submit" className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand">
         Search
       </button>
     </form>

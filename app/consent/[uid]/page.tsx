@@ -9,13 +9,7 @@ export const dynamic = 'force-dynamic';
 
 const ROLE_NAMES = { owner: 'owner', admin: 'admin', member: 'member', viewer: 'viewer' } as const;
 
-export default async function ConsentPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ uid: string }>;
-  searchParams: Promise<{ error?: string }>;
-}) {
+export default async function ConsentPage({ params, searchParams }: { params: Promise<{ uid: string }>; searchParams: Promise<{ error?: string }> }) {
   const { uid } = await params;
   const { error } = await searchParams;
   const cookieHeader = (await cookies()).toString();
@@ -27,8 +21,7 @@ export default async function ConsentPage({
       <section className="mx-auto max-w-lg space-y-3">
         <h1 className="text-2xl font-semibold">This request has expired</h1>
         <p className="text-slate-700">
-          The app&apos;s request to connect is no longer valid — it is older than 30 minutes, was already answered, or
-          was started in another browser. Go back to the app and start connecting again.
+          The app&apos;s request to connect is no longer valid — it is older than 30 minutes, was already answered, or was started in another browser. Go back to the app and start connecting again.
         </p>
       </section>
     );
@@ -80,9 +73,7 @@ export default async function ConsentPage({
         <input type="hidden" name="csrf" value={view.csrf} />
         {eligible.length === 0 ? (
           <div className="space-y-3">
-            <p className="text-slate-800">
-              You cannot connect this app in any of your organizations right now.
-            </p>
+            <p className="text-slate-800">You cannot connect this app in any of your organizations right now.</p>
             <ul className="list-disc pl-5 text-sm text-slate-700">
               {view.orgs.map((org) => (
                 <li key={org.orgId}>
@@ -91,12 +82,7 @@ export default async function ConsentPage({
               ))}
               {view.orgs.length === 0 ? <li>You are not an active member of any organization.</li> : null}
             </ul>
-            <button
-              type="submit"
-              name="decision"
-              value="deny"
-              className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90"
-            >
+            <button type="submit" name="decision" value="deny" className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90">
               Return to the app
             </button>
           </div>
@@ -106,22 +92,12 @@ export default async function ConsentPage({
               <legend className="mb-1 font-medium">Organization</legend>
               {view.orgs.map((org) => (
                 <div key={org.orgId} className="flex items-start gap-2">
-                  <input
-                    type="radio"
-                    id={`org-${org.orgId}`}
-                    name="org"
-                    value={org.orgId}
-                    disabled={!org.eligible}
-                    defaultChecked={org.orgId === firstEligible}
-                    className="mt-1"
-                  />
+                  <input type="radio" id={`org-${org.orgId}`} name="org" value={org.orgId} disabled={!org.eligible} defaultChecked={org.orgId === firstEligible} className="mt-1" />
                   <label htmlFor={`org-${org.orgId}`} className={org.eligible ? '' : 'text-slate-400'}>
                     {org.name} <span className="text-sm text-slate-500">({ROLE_NAMES[org.role]})</span>
                     {org.reason ? <span className="block text-sm">{org.reason}</span> : null}
                     {org.eligible && !org.canRunTools ? (
-                      <span className="block text-sm text-amber-900">
-                        As a {ROLE_NAMES[org.role]} here you can connect, but the app will not be able to run tools.
-                      </span>
+                      <span className="block text-sm text-amber-900">As a {ROLE_NAMES[org.role]} here you can connect, but the app will not be able to run tools.</span>
                     ) : null}
                   </label>
                 </div>
@@ -138,26 +114,14 @@ export default async function ConsentPage({
                   </label>
                 </div>
               ))}
-              {view.sharesProfile ? (
-                <p className="text-sm text-slate-600">It will also see your name and email address.</p>
-              ) : null}
+              {view.sharesProfile ? <p className="text-sm text-slate-600">It will also see your name and email address.</p> : null}
             </fieldset>
 
             <div className="flex gap-3">
-              <button
-                type="submit"
-                name="decision"
-                value="allow"
-                className="flex-1 rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90"
-              >
+              <button type="submit" name="decision" value="allow" className="flex-1 rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90">
                 Allow
               </button>
-              <button
-                type="submit"
-                name="decision"
-                value="deny"
-                className="flex-1 rounded border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100"
-              >
+              <button type="submit" name="decision" value="deny" className="flex-1 rounded border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100">
                 Deny
               </button>
             </div>

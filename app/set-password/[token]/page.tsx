@@ -24,8 +24,7 @@ export default async function SetPasswordPage({ params }: { params: Promise<{ to
             <div>
               <h1 className="text-2xl font-semibold">{link.purpose === 'invite' ? 'Welcome to Gatehouse' : 'Choose a new password'}</h1>
               <p className="mt-2 text-slate-600">
-                For the account of <span className="font-medium text-slate-900">{link.name}</span> ({link.email}). This link works once, until{' '}
-                {exactTime(link.expiresAt)}.
+                For the account of <span className="font-medium text-slate-900">{link.name}</span> ({link.email}). This link works once, until {exactTime(link.expiresAt)}.
                 {link.purpose === 'reset' ? ' Setting a new password signs this account out of every browser.' : ''}
               </p>
             </div>

@@ -7,9 +7,8 @@ import { personAction, personFormAction } from '@/lib/server/safe-action';
 
 const field = z.string({ error: 'The form is not valid.' }).max(1024, 'That is too long.').default('');
 
-export const changePasswordAction = personFormAction(
-  z.object({ current: field, next: field, confirm: field }),
-  ({ person, sessionId }, { current, next, confirm }) => changePassword(person.id, sessionId, current, next, confirm),
+export const changePasswordAction = personFormAction(z.object({ current: field, next: field, confirm: field }), ({ person, sessionId }, { current, next, confirm }) =>
+  changePassword(person.id, sessionId, current, next, confirm),
 );
 
 /** Ends one other session (`sessionId`) or, with null, every session but this browser's. */

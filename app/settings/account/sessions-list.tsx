@@ -36,13 +36,16 @@ export function SessionsList({ current, sessions: initial }: { current: string; 
                 {session.id === current ? <span className="ml-2 rounded bg-green-100 px-2 py-0.5 text-xs font-medium text-green-900">This browser</span> : null}
               </p>
               <p className="text-sm text-slate-600">
-                {session.ip ?? 'unknown address'} · signed in <span title={exactTime(session.createdAt)}>{relativeTime(session.createdAt)}</span> · active{' '}
-                {relativeTime(session.lastSeenAt)}
+                {session.ip ?? 'unknown address'} · signed in <span title={exactTime(session.createdAt)}>{relativeTime(session.createdAt)}</span> · active {relativeTime(session.lastSeenAt)}
               </p>
             </div>
             {session.id === current ? null : (
               <button type="button" className={buttonClass('danger-outline', 'sm')} disabled={pending} onClick={() => end(session.id)}>
-                Sign out<span className="sr-only"> {session.device} signed in {relativeTime(session.createdAt)}</span>
+                Sign out
+                <span className="sr-only">
+                  {' '}
+                  {session.device} signed in {relativeTime(session.createdAt)}
+                </span>
               </button>
             )}
           </li>

@@ -47,9 +47,7 @@ export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
         {message?.text ?? ''}
       </p>
       {apps.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">
-          No apps are connected to your account.
-        </p>
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">No apps are connected to your account.</p>
       ) : (
         <ul className="space-y-3" aria-label="Connected apps">
           {apps.map((app) => (
@@ -72,7 +70,11 @@ export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
                 onClick={() => askToRevoke(app)}
                 className="self-start rounded border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-500 sm:self-center"
               >
-                Revoke<span className="sr-only"> {app.clientName} in {app.orgName}</span>
+                Revoke
+                <span className="sr-only">
+                  {' '}
+                  {app.clientName} in {app.orgName}
+                </span>
               </button>
             </li>
           ))}
@@ -89,12 +91,7 @@ export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
           <button type="button" onClick={() => dialog.current?.close()} className="rounded border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100">
             Cancel
           </button>
-          <button
-            type="button"
-            onClick={revoke}
-            disabled={pending}
-            className="rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
-          >
+          <button type="button" onClick={revoke} disabled={pending} className="rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60">
             {pending ? 'Revoking…' : 'Revoke access'}
           </button>
         </div>

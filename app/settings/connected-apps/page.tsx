@@ -15,9 +15,7 @@ export default async function ConnectedAppsPage() {
   const apps = await grantsOfPerson(person.id);
   return (
     <div className="space-y-6">
-      <SettingsHeader title="Connected apps">
-        Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.
-      </SettingsHeader>
+      <SettingsHeader title="Connected apps">Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.</SettingsHeader>
       <ConnectedAppsList
         apps={apps.map((app) => ({
           grantId: app.grantId,

@@ -7,14 +7,7 @@ import { readAuditLog } from './read-audit-log';
 import { revokeConnectedApp } from './revoke-connected-app';
 import { whoami } from './whoami';
 
-export const TOOLS: readonly ToolDefinition[] = [
-  whoami,
-  listConnectedApps,
-  revokeConnectedApp,
-  listMembers,
-  readAuditLog,
-  executeTool,
-] as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [whoami, listConnectedApps, revokeConnectedApp, listMembers, readAuditLog, executeTool] as ToolDefinition[];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

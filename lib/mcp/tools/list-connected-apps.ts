@@ -18,8 +18,7 @@ const app = z.object({
 export const listConnectedApps = defineTool({
   name: 'list_connected_apps',
   title: 'List connected apps',
-  description:
-    "Lists the apps connected to the organization: your own connections, or every member's when your role manages apps.",
+  description: "Lists the apps connected to the organization: your own connections, or every member's when your role manages apps.",
   input: z.object({}).strict(),
   output: z.object({ scope: z.enum(['mine', 'organization']), apps: z.array(app), truncated: z.boolean() }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -29,12 +29,7 @@ export const readAuditLog = defineTool({
   permission: 'audit:read',
   async run(caller, input) {
     // The console's paging: the cursor is the `older` cursor of the previous page.
-    const page = await auditEventsPage(
-      caller.orgId,
-      { type: input.type, range: input.since ? { gte: new Date(input.since) } : undefined },
-      { before: input.cursor },
-      input.limit,
-    );
+    const page = await auditEventsPage(caller.orgId, { type: input.type, range: input.since ? { gte: new Date(input.since) } : undefined }, { before: input.cursor }, input.limit);
     const events = page.rows.map((row) => ({
       id: row.id.toString(),
       type: row.type,

@@ -6,8 +6,7 @@ import { defineTool } from './definition';
 export const revokeConnectedApp = defineTool({
   name: 'revoke_connected_app',
   title: 'Disconnect an app',
-  description:
-    "Disconnects an app: revokes one grant (see list_connected_apps). You can revoke your own; with a role that manages apps, any in the organization. The app's next call fails.",
+  description: "Disconnects an app: revokes one grant (see list_connected_apps). You can revoke your own; with a role that manages apps, any in the organization. The app's next call fails.",
   input: z.object({ grant_id: z.string().min(1).max(200).describe('The grantId from list_connected_apps') }).strict(),
   output: z.object({ revoked: z.boolean(), grantId: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

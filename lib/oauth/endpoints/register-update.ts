@@ -12,8 +12,7 @@ import { InvalidClientMetadata, InvalidRedirectUri } from '../errors';
 
 type RunProvider = (request: Request) => Promise<Response>;
 
-const MOVED =
-  'an update cannot change the hosts or private-use schemes of redirect_uris (only their paths, and loopback ports): register again as a new client';
+const MOVED = 'an update cannot change the hosts or private-use schemes of redirect_uris (only their paths, and loopback ports): register again as a new client';
 
 /**
  * `request` carries a body already read and normalized (registration.ts): nothing is read from the

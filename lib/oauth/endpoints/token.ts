@@ -138,13 +138,7 @@ async function lockKey(tx: Tx, key: string): Promise<void> {
 
 type Presented = { request: Request; form: URLSearchParams; clientId: string | null };
 
-async function refresh(
-  tx: Tx,
-  refreshToken: string,
-  presented: Presented,
-  forward: Request,
-  run: RunProvider,
-): Promise<Outcome> {
+async function refresh(tx: Tx, refreshToken: string, presented: Presented, forward: Request, run: RunProvider): Promise<Outcome> {
   const key = storageId('RefreshToken', refreshToken);
   await lockKey(tx, key);
   const replayKey = deriveKey(refreshToken, 'refresh-replay');

@@ -10,9 +10,7 @@ export const decideClientAction = orgAction(
   (admin, { clientId, decision }, { ip }) => decideClient(admin, clientId, decision, ip),
 );
 
-export const setAppPolicyAction = orgAction('apps:manage', z.object({ policy: z.enum(['open', 'approved']) }), (admin, { policy }, { ip }) =>
-  setAppPolicy(admin, policy, ip),
-);
+export const setAppPolicyAction = orgAction('apps:manage', z.object({ policy: z.enum(['open', 'approved']) }), (admin, { policy }, { ip }) => setAppPolicy(admin, policy, ip));
 
 const redirectUri = z
   .string()

@@ -45,45 +45,40 @@ export function ClientsTable({ org, clients }: { org: string; clients: Row[] }) 
   return (
     <>
       <DataTable label="Clients seen in the organization" head={['App', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Decision', '']}>
-      {rows.map((row) => (
-        <tr key={row.clientId}>
-          <ClientIdentityCell
-            name={row.name}
-            registration={row.registration}
-            clientId={row.clientId}
-            badge={row.disabled ? <Badge tone="bad">Disabled instance-wide</Badge> : null}
-          />
-          <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
-          <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
-            {relativeTime(row.firstSeenAt)}
-          </td>
-          <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
-          <td className="px-3 py-2 align-top">{row.liveGrants}</td>
-          <td className="px-3 py-2 align-top">
-            {row.decision === 'approved' ? <Badge tone="good">Approved</Badge> : row.decision === 'blocked' ? <Badge tone="bad">Blocked</Badge> : <Badge>No decision</Badge>}
-          </td>
-          <td className="px-3 py-2 align-top">
-            <div className="flex flex-wrap justify-end gap-2">
-              {row.decision !== 'approved' ? (
-                <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'approved')}>
-                  Approve<span className="sr-only"> {row.name}</span>
-                </button>
-              ) : null}
-              {row.decision !== 'blocked' ? (
-                <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setBlocking(row)}>
-                  Block<span className="sr-only"> {row.name}</span>
-                </button>
-              ) : null}
-              {row.decision ? (
-                <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'none')}>
-                  Clear<span className="sr-only"> the decision on {row.name}</span>
-                </button>
-              ) : null}
-            </div>
-          </td>
-        </tr>
-      ))}
-    </DataTable>
+        {rows.map((row) => (
+          <tr key={row.clientId}>
+            <ClientIdentityCell name={row.name} registration={row.registration} clientId={row.clientId} badge={row.disabled ? <Badge tone="bad">Disabled instance-wide</Badge> : null} />
+            <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
+            <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
+              {relativeTime(row.firstSeenAt)}
+            </td>
+            <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
+            <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+            <td className="px-3 py-2 align-top">
+              {row.decision === 'approved' ? <Badge tone="good">Approved</Badge> : row.decision === 'blocked' ? <Badge tone="bad">Blocked</Badge> : <Badge>No decision</Badge>}
+            </td>
+            <td className="px-3 py-2 align-top">
+              <div className="flex flex-wrap justify-end gap-2">
+                {row.decision !== 'approved' ? (
+                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'approved')}>
+                    Approve<span className="sr-only"> {row.name}</span>
+                  </button>
+                ) : null}
+                {row.decision !== 'blocked' ? (
+                  <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setBlocking(row)}>
+                    Block<span className="sr-only"> {row.name}</span>
+                  </button>
+                ) : null}
+                {row.decision ? (
+                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'none')}>
+                    Clear<span className="sr-only"> the decision on {row.name}</span>
+                  </button>
+                ) : null}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <ConfirmDialog
         open={blocking !== null}
         title={`Block ${blocking?.name ?? ''}?`}

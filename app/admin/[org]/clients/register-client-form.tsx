@@ -85,7 +85,12 @@ function Secret({ label, value }: { label: string; value: string }) {
       <button
         type="button"
         className={buttonClass('secondary', 'sm')}
-        onClick={() => navigator.clipboard?.writeText(value).then(() => notify('ok', `${label} copied.`), () => notify('error', 'Copying did not work: select the text instead.'))}
+        onClick={() =>
+          navigator.clipboard?.writeText(value).then(
+            () => notify('ok', `${label} copied.`),
+            () => notify('error', 'Copying did not work: select the text instead.'),
+          )
+        }
       >
         Copy<span className="sr-only"> {label}</span>
       </button>

@@ -34,10 +34,7 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
     const target = confirming;
     if (!target) return;
     startTransition(async () => {
-      const outcome =
-        target.kind === 'grant'
-          ? await revokeGrantAction(org, { grantId: target.row.grantId })
-          : await revokeClientAction(org, { clientId: target.clientId });
+      const outcome = target.kind === 'grant' ? await revokeGrantAction(org, { grantId: target.row.grantId }) : await revokeClientAction(org, { clientId: target.clientId });
       setConfirming(null);
       if (!outcome.ok) return notify('error', outcome.error);
       if (target.kind === 'grant') {
@@ -85,7 +82,9 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
           <button
             type="button"
             className={buttonClass('danger-outline')}
-            onClick={() => setConfirming({ kind: 'client', clientId: selectedClient.clientId, name: selectedClient.name, count: rows.filter((row) => row.clientId === selectedClient.clientId).length })}
+            onClick={() =>
+              setConfirming({ kind: 'client', clientId: selectedClient.clientId, name: selectedClient.name, count: rows.filter((row) => row.clientId === selectedClient.clientId).length })
+            }
           >
             Revoke all of {selectedClient.name}
           </button>
@@ -111,7 +110,11 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
               <td className="px-3 py-2 whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
               <td className="px-3 py-2 text-right">
                 <button type="button" className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'grant', row })}>
-                  Revoke<span className="sr-only"> {row.clientName} for {row.personName}</span>
+                  Revoke
+                  <span className="sr-only">
+                    {' '}
+                    {row.clientName} for {row.personName}
+                  </span>
                 </button>
               </td>
             </tr>
@@ -129,7 +132,8 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
       >
         {confirming?.kind === 'client' ? (
           <p>
-            {confirming.count} connection{confirming.count === 1 ? '' : 's'} of {confirming.name} in this organization will stop working at once. People can connect it again unless you block it on the Clients page.
+            {confirming.count} connection{confirming.count === 1 ? '' : 's'} of {confirming.name} in this organization will stop working at once. People can connect it again unless you block it on the
+            Clients page.
           </p>
         ) : confirming?.kind === 'grant' ? (
           <p>

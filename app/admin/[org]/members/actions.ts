@@ -24,22 +24,14 @@ export const addMemberAction = orgAction(
   (admin, input, { ip }) => addMember(admin, input, ip),
 );
 
-export const changeRoleAction = orgAction('members:manage', membership.extend({ role }), (admin, { membershipId, role }, { ip }) =>
-  changeMemberRole(admin, membershipId, role, ip),
-);
+export const changeRoleAction = orgAction('members:manage', membership.extend({ role }), (admin, { membershipId, role }, { ip }) => changeMemberRole(admin, membershipId, role, ip));
 
-export const deactivateMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) =>
-  setMemberStatus(admin, membershipId, 'deactivated', ip),
-);
+export const deactivateMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) => setMemberStatus(admin, membershipId, 'deactivated', ip));
 
-export const reactivateMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) =>
-  setMemberStatus(admin, membershipId, 'active', ip),
-);
+export const reactivateMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) => setMemberStatus(admin, membershipId, 'active', ip));
 
 export const removeMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) => removeMember(admin, membershipId, ip));
 
-export const passwordLinkAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) =>
-  createMemberPasswordLink(admin, membershipId, ip),
-);
+export const passwordLinkAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) => createMemberPasswordLink(admin, membershipId, ip));
 
 export const unlockMemberAction = orgAction('members:manage', membership, (admin, { membershipId }, { ip }) => unlockMember(admin, membershipId, ip));

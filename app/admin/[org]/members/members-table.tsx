@@ -9,25 +9,14 @@ import type { ActionResult } from '@/lib/admin/action';
 import type { MemberRow } from '@/lib/members/list';
 import type { Role } from '@/lib/generated/prisma/enums';
 import { Badge, DataTable, EmptyState, selectClass } from '../../components';
-import {
-  changeRoleAction,
-  deactivateMemberAction,
-  passwordLinkAction,
-  reactivateMemberAction,
-  removeMemberAction,
-  unlockMemberAction,
-} from './actions';
+import { changeRoleAction, deactivateMemberAction, passwordLinkAction, reactivateMemberAction, removeMemberAction, unlockMemberAction } from './actions';
 import { LinkDialog, type LinkFor } from './link-dialog';
 import { ROLE_DOES, ROLE_LABELS, ROLES } from './roles';
 
 export type Row = Omit<MemberRow, 'lockedUntil' | 'joinedAt'> & { lockedUntil: string | null; joinedAt: string };
 export type You = { personId: string; role: Role };
 
-type Pending =
-  | { kind: 'role'; row: Row; role: Role }
-  | { kind: 'deactivate'; row: Row }
-  | { kind: 'remove'; row: Row }
-  | { kind: 'link'; row: Row };
+type Pending = { kind: 'role'; row: Row; role: Role } | { kind: 'deactivate'; row: Row } | { kind: 'remove'; row: Row } | { kind: 'link'; row: Row };
 
 const connections = (count: number) => `${count} connection${count === 1 ? '' : 's'}`;
 
@@ -54,16 +43,25 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
     const { row } = target;
     const membershipId = row.membershipId;
     if (target.kind === 'role') {
-      perform(() => changeRoleAction(org, { membershipId, role: target.role }), () => notify('ok', `${row.name} is now ${ROLE_LABELS[target.role].toLowerCase()}.`));
+      perform(
+        () => changeRoleAction(org, { membershipId, role: target.role }),
+        () => notify('ok', `${row.name} is now ${ROLE_LABELS[target.role].toLowerCase()}.`),
+      );
     } else if (target.kind === 'deactivate') {
-      perform(() => deactivateMemberAction(org, { membershipId }), () => notify('ok', `${row.name} was deactivated.`));
+      perform(
+        () => deactivateMemberAction(org, { membershipId }),
+        () => notify('ok', `${row.name} was deactivated.`),
+      );
     } else if (target.kind === 'remove') {
       perform(
         () => removeMemberAction(org, { membershipId }),
         ({ revoked }) => notify('ok', `${row.name} was removed from ${orgName}; ${connections(revoked)} revoked.`),
       );
     } else {
-      perform(() => passwordLinkAction(org, { membershipId }), (link) => setShownLink({ name: row.name, email: row.email, link }));
+      perform(
+        () => passwordLinkAction(org, { membershipId }),
+        (link) => setShownLink({ name: row.name, email: row.email, link }),
+      );
     }
   }
 
@@ -131,7 +129,12 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
                         type="button"
                         disabled={pending}
                         className={buttonClass('secondary', 'sm')}
-                        onClick={() => perform(() => reactivateMemberAction(org, { membershipId: row.membershipId }), () => notify('ok', `${row.name} was reactivated.`))}
+                        onClick={() =>
+                          perform(
+                            () => reactivateMemberAction(org, { membershipId: row.membershipId }),
+                            () => notify('ok', `${row.name} was reactivated.`),
+                          )
+                        }
                       >
                         Reactivate<span className="sr-only"> {row.name}</span>
                       </button>
@@ -147,7 +150,12 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
                         type="button"
                         disabled={pending}
                         className={buttonClass('secondary', 'sm')}
-                        onClick={() => perform(() => unlockMemberAction(org, { membershipId: row.membershipId }), () => notify('ok', `${row.name} can sign in again.`))}
+                        onClick={() =>
+                          perform(
+                            () => unlockMemberAction(org, { membershipId: row.membershipId }),
+                            () => notify('ok', `${row.name} can sign in again.`),
+                          )
+                        }
                       >
                         Unlock<span className="sr-only"> {row.name}</span>
                       </button>
@@ -203,8 +211,7 @@ function ConfirmText({ pending, orgName, isYou }: { pending: Pending; orgName: s
   if (pending.kind === 'deactivate') {
     return (
       <p>
-        Their apps&apos; next requests to {orgName} are refused until you reactivate them. Their {connections(row.liveGrants)} in {orgName}{' '}
-        {row.liveGrants === 1 ? 'is' : 'are'} kept.
+        Their apps&apos; next requests to {orgName} are refused until you reactivate them. Their {connections(row.liveGrants)} in {orgName} {row.liveGrants === 1 ? 'is' : 'are'} kept.
         {isYou ? ' You will lose access to this console.' : ''}
       </p>
     );
@@ -212,8 +219,7 @@ function ConfirmText({ pending, orgName, isYou }: { pending: Pending; orgName: s
   if (pending.kind === 'remove') {
     return (
       <p>
-        Their {connections(row.liveGrants)} in {orgName} {row.liveGrants === 1 ? 'is' : 'are'} revoked at once, and they lose access to {orgName}. Their account stays;
-        you can add them again later.
+        Their {connections(row.liveGrants)} in {orgName} {row.liveGrants === 1 ? 'is' : 'are'} revoked at once, and they lose access to {orgName}. Their account stays; you can add them again later.
       </p>
     );
   }

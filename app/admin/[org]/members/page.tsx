@@ -13,9 +13,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
   const members = await listMembers(admin.org.id);
   return (
     <div className="space-y-6">
-      <PageHeading title="Members">
-        The people of {admin.org.name} and their roles. Changes apply to their apps&apos; very next request.
-      </PageHeading>
+      <PageHeading title="Members">The people of {admin.org.name} and their roles. Changes apply to their apps&apos; very next request.</PageHeading>
       <AddMemberForm org={admin.org.slug} orgName={admin.org.name} canAddOwners={admin.role === 'owner'} />
       <MembersTable
         org={admin.org.slug}

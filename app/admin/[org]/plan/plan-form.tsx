@@ -41,17 +41,12 @@ export function PlanForm({ org, orgName, status: initial }: { org: string; orgNa
         <div>
           <dt className="font-medium">While inactive</dt>
           <dd>
-            Every /mcp call of every app in {orgName} is refused with 403 from the next request on, and the consent screen does not offer {orgName}. Connections are kept: they work again
-            as soon as the plan is active again. The console stays open to admins.
+            Every /mcp call of every app in {orgName} is refused with 403 from the next request on, and the consent screen does not offer {orgName}. Connections are kept: they work again as soon as
+            the plan is active again. The console stays open to admins.
           </dd>
         </div>
       </dl>
-      <button
-        type="button"
-        disabled={pending}
-        className={buttonClass(status === 'active' ? 'danger-outline' : 'primary')}
-        onClick={() => (next === 'inactive' ? setConfirming(true) : save())}
-      >
+      <button type="button" disabled={pending} className={buttonClass(status === 'active' ? 'danger-outline' : 'primary')} onClick={() => (next === 'inactive' ? setConfirming(true) : save())}>
         {pending ? 'Saving…' : status === 'active' ? 'Deactivate the plan' : 'Activate the plan'}
       </button>
       <ConfirmDialog

@@ -27,8 +27,7 @@ export function ToolSwitches({ org, tools: initial }: { org: string; tools: Tool
         <li key={tool.name} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
           <div className="space-y-1">
             <p className="font-medium">
-              {tool.title} <code className="ml-1 text-xs text-slate-500">{tool.name}</code>{' '}
-              {tool.scope ? <Badge>{tool.scope}</Badge> : null}
+              {tool.title} <code className="ml-1 text-xs text-slate-500">{tool.name}</code> {tool.scope ? <Badge>{tool.scope}</Badge> : null}
             </p>
             <p className="text-sm text-slate-600">{tool.description}</p>
           </div>

@@ -14,7 +14,11 @@ export default async function InstanceKeysPage() {
   return (
     <div className="space-y-6">
       <PageHeading title="Keys" actions={fromEnvironment ? undefined : <RotateKeysButton reloadSeconds={status.reloadSeconds} />}>
-        Signing keys sign ID tokens and are published at <a className="text-brand underline" href="/oauth/jwks">/oauth/jwks</a>; cookie keys sign the authorization server’s cookies.
+        Signing keys sign ID tokens and are published at{' '}
+        <a className="text-brand underline" href="/oauth/jwks">
+          /oauth/jwks
+        </a>
+        ; cookie keys sign the authorization server’s cookies.
       </PageHeading>
       <section aria-labelledby="rotation" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
         <h2 id="rotation" className="text-base font-semibold">
@@ -34,9 +38,9 @@ export default async function InstanceKeysPage() {
               )}
             </p>
             <p>
-              Rotating adds new signing and cookie keys and retires the current ones. New tokens are signed with the new keys; a retired signing key stays published, and a
-              retired cookie key keeps verifying, for a day, so nothing signed before the rotation stops working. Every instance picks the new keys up within{' '}
-              {status.reloadSeconds} seconds (KEY_RELOAD_SECONDS) without a restart. From a terminal: <code className="font-mono">npm run keys:rotate</code>.
+              Rotating adds new signing and cookie keys and retires the current ones. New tokens are signed with the new keys; a retired signing key stays published, and a retired cookie key keeps
+              verifying, for a day, so nothing signed before the rotation stops working. Every instance picks the new keys up within {status.reloadSeconds} seconds (KEY_RELOAD_SECONDS) without a
+              restart. From a terminal: <code className="font-mono">npm run keys:rotate</code>.
             </p>
           </>
         )}

@@ -16,9 +16,7 @@ export default async function InstancePeoplePage({ searchParams }: Props) {
   const result = await instancePeople(query, Number(page) || 1);
   return (
     <div className="space-y-4">
-      <PageHeading title="People">
-        Everyone with an account. A disabled person cannot sign in, is signed out everywhere at once, and their apps are refused at their next request.
-      </PageHeading>
+      <PageHeading title="People">Everyone with an account. A disabled person cannot sign in, is signed out everywhere at once, and their apps are refused at their next request.</PageHeading>
       <SearchForm label="Search people" placeholder="Name or email" query={query} />
       <PeopleTable
         key={`${query}|${result.page}`}

@@ -97,8 +97,7 @@ export function PeopleTable({ people, me, query }: { people: Row[]; me: string; 
         onCancel={() => setDisabling(null)}
       >
         <p>
-          {disabling?.name} is signed out of every browser at once and cannot sign in again; every app they connected is refused at its next request. Enabling the account
-          restores their connections.
+          {disabling?.name} is signed out of every browser at once and cannot sign in again; every app they connected is refused at its next request. Enabling the account restores their connections.
         </p>
       </ConfirmDialog>
     </>
