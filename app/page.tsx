@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { ConnectCard } from '@/app/components/connect-card';
 import { NarrowColumn } from '@/app/components/narrow-column';
 import { administeredOrgs } from '@/lib/admin/access';
 import { currentPerson } from '@/lib/auth/session';
@@ -46,6 +47,7 @@ export default async function HomePage() {
             </>
           ) : null}
         </nav>
+        <ConnectCard />
         <section>
           <h2 className="mb-3 text-lg font-semibold">Your organizations</h2>
           {person.organizations.length === 0 ? (

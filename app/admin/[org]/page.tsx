@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { ConnectCard } from '@/app/components/connect-card';
 import type { OutcomeCategory } from '@/lib/audit/call-outcomes';
 import { orgOverview, OVERVIEW_DAYS, type DailyChart } from '@/lib/admin/overview';
 import { DataTable, EmptyState, linkClass, PageHeading } from '../components';
@@ -40,6 +41,9 @@ export default async function OverviewPage({ params }: { params: Promise<{ org: 
         <StatCard label="Active connections" value={overview.activeGrants} />
         <StatCard label={`New apps, ${OVERVIEW_DAYS} days`} value={overview.newClients.count} />
       </dl>
+
+      {/* No one in the org has connected an app yet (or every connection ended): how to start. */}
+      {overview.activeGrants === 0 ? <ConnectCard /> : null}
 
       {overview.totalCalls === 0 ? (
         <EmptyState>No /mcp calls in the last {OVERVIEW_DAYS} days. Charts appear once a connected app calls Gatehouse.</EmptyState>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState, useTransition } from 'react';
+import { type ReactNode, useRef, useState, useTransition } from 'react';
 import type { GrantRow } from '@/lib/grants/list';
 import { relativeTime } from '@/app/components/relative-time';
 import { revokeConnectedApp } from './actions';
@@ -12,7 +12,8 @@ export type AppRow = Pick<GrantRow, 'grantId' | 'clientName' | 'unverified' | 'h
   lastUsedAt: string | null;
 };
 
-export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
+/** `empty`: shown under the empty list (how to connect an app), also once the last app is revoked. */
+export function ConnectedAppsList({ apps: initial, empty }: { apps: AppRow[]; empty?: ReactNode }) {
   const [apps, setApps] = useState(initial);
   const [confirming, setConfirming] = useState<AppRow | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -47,7 +48,10 @@ export function ConnectedAppsList({ apps: initial }: { apps: AppRow[] }) {
         {message?.text ?? ''}
       </p>
       {apps.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">No apps are connected to your account.</p>
+        <>
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">No apps are connected to your account.</p>
+          {empty}
+        </>
       ) : (
         <ul className="space-y-3" aria-label="Connected apps">
           {apps.map((app) => (

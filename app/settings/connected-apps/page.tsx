@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { ConnectCard } from '@/app/components/connect-card';
 import { currentPerson } from '@/lib/auth/session';
 import { SettingsHeader } from '../settings-header';
 import { grantsOfPerson } from '@/lib/grants/list';
@@ -17,6 +18,7 @@ export default async function ConnectedAppsPage() {
     <div className="space-y-6">
       <SettingsHeader title="Connected apps">Apps you allowed to act for you. Revoking one disconnects it at once: its next request is refused.</SettingsHeader>
       <ConnectedAppsList
+        empty={<ConnectCard />}
         apps={apps.map((app) => ({
           grantId: app.grantId,
           clientName: app.clientName,
