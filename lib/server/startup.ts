@@ -1,4 +1,5 @@
 // What happens once per server process before the first request: configuration, database, demo data.
+import { mcpUrl, reachNote } from '@/lib/connect/clients';
 import { ConfigError, DEFAULT_DEMO_PASSWORD, env, isLoopbackHost } from '@/lib/env';
 import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
@@ -36,6 +37,10 @@ export async function startGatehouse(): Promise<void> {
     startSweeper(config.sweepIntervalMs);
     installShutdown();
     log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);
+    // The one address a person gives an MCP client (the home page shows the same, per client).
+    log(`connect MCP clients to ${mcpUrl(config.publicUrl)}`);
+    const note = reachNote(config.publicUrl);
+    if (note) log(note);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof MigrationError || error instanceof EmbeddedDatabaseLockedError;
     console.error(`gatehouse: cannot start. ${known ? (error as Error).message : ''}`);

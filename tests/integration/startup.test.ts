@@ -59,6 +59,9 @@ describe('starting Gatehouse', () => {
       expect(server.output()).toContain('demo data created');
       expect(server.output()).toContain('demo sign-ins (password gatehouse-demo): owner@acme.test, member@acme.test, viewer@acme.test');
       expect(server.output()).toContain(`ready at ${server.url}`);
+      // The /mcp URL to give an MCP client, and why cloud clients cannot use a localhost one.
+      expect(server.output()).toContain(`gatehouse: connect MCP clients to ${server.url}/mcp`);
+      expect(server.output()).toMatch(/is not an https:\/\/ address, so Claude and ChatGPT, .* cannot reach it\. Claude Code, Cursor and VS Code/);
     } finally {
       await server.stop();
     }
