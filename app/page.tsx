@@ -53,26 +53,29 @@ export default async function HomePage() {
           {person.organizations.length === 0 ? (
             <p className="text-slate-600">You do not belong to any organization yet.</p>
           ) : (
-            <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
-              <thead className="bg-slate-100 text-slate-700">
-                <tr>
-                  <th className="px-4 py-2 font-medium">Organization</th>
-                  <th className="px-4 py-2 font-medium">Role</th>
-                  <th className="px-4 py-2 font-medium">Membership</th>
-                  <th className="px-4 py-2 font-medium">Plan</th>
-                </tr>
-              </thead>
-              <tbody>
-                {person.organizations.map((org) => (
-                  <tr key={org.id} className="border-t border-slate-200">
-                    <td className="px-4 py-2 font-medium">{org.name}</td>
-                    <td className="px-4 py-2">{ROLE_LABELS[org.role]}</td>
-                    <td className="px-4 py-2">{org.membershipStatus === 'active' ? 'Active' : 'Deactivated'}</td>
-                    <td className="px-4 py-2">{org.planStatus === 'active' ? 'Active' : 'Inactive'}</td>
+            // Scrolls sideways on a phone rather than pushing the page wider than the screen.
+            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+              <table className="w-full text-left text-sm">
+                <thead className="bg-slate-100 text-slate-700">
+                  <tr>
+                    <th className="px-4 py-2 font-medium">Organization</th>
+                    <th className="px-4 py-2 font-medium">Role</th>
+                    <th className="px-4 py-2 font-medium">Membership</th>
+                    <th className="px-4 py-2 font-medium">Plan</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {person.organizations.map((org) => (
+                    <tr key={org.id} className="border-t border-slate-200">
+                      <td className="px-4 py-2 font-medium">{org.name}</td>
+                      <td className="px-4 py-2">{ROLE_LABELS[org.role]}</td>
+                      <td className="px-4 py-2">{org.membershipStatus === 'active' ? 'Active' : 'Deactivated'}</td>
+                      <td className="px-4 py-2">{org.planStatus === 'active' ? 'Active' : 'Inactive'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       </div>
