@@ -202,7 +202,7 @@ describe.runIf(HAS_CHROMIUM)('the consent screen in Chromium', () => {
       tampered.searchParams.set('org', org!);
       for (const scope of ['mcp:write', 'mcp:admin', '<b>x</b>', 'mcp:read']) tampered.searchParams.append('scope', scope);
       await page.goto(tampered.toString());
-      await page.getByRole('alert').waitFor();
+      await page.locator('#consent-error').waitFor();
       const offered = await page.locator('input[name="scope"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
       expect(offered, org!.slice(0, 20)).toEqual(['mcp:read']);
       expect(await ticked(page)).toEqual(['mcp:read']);
