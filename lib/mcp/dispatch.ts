@@ -6,12 +6,12 @@ import type { CallOutcome } from './call-outcome';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 import { JSON_RPC, McpError } from './errors';
-import { passGates } from './gates';
+import { passGates, toolAvailability } from './gates';
 import { getPrompt, listPrompts } from './prompts';
 import { invalidArguments, toolFailed, unknownTool, type Refusal } from './refusals';
 import { listResources, readResource } from './resources';
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from './server-info';
-import { findTool, TOOLS } from './tools';
+import { findTool } from './tools';
 import type { ToolDefinition } from './tools/definition';
 import { CACHE_HINTS, INITIALIZE_VERSIONS, LATEST_INITIALIZE_VERSION, SUPPORTED_VERSIONS, type VersionRules } from './versions';
 
@@ -59,7 +59,9 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
       };
     case 'tools/list': {
       requireAnyMcpScope(caller);
-      return { outcome: 'ok', result: { tools: TOOLS.filter((tool) => !caller.restrictedTools.has(tool.name)).map(describeTool) } };
+      // Only restricted tools are hidden: one whose scope is missing is listed, so the step-up challenge can get it.
+      const listed = toolAvailability(caller).filter(({ closed }) => closed?.gate !== 'restricted');
+      return { outcome: 'ok', result: { tools: listed.map(({ tool }) => describeTool(tool)) } };
     }
     case 'tools/call':
       return callTool(caller, params);

@@ -2,23 +2,60 @@
 // org admin, the connection's scope, the role's permissions, then the arguments. A prompt or resource
 // built from a tool's data meets the same first three (toolAccess), so that switching a tool off, or a
 // role that may not use it, hides its data on every path.
-import { hasPermission } from '@/lib/auth/permissions';
+import { hasPermission, permissionsOf, type Permission } from '@/lib/auth/permissions';
+import type { Role } from '@/lib/generated/prisma/enums';
+import type { McpScope } from '@/lib/oauth/scopes';
 import type { z } from 'zod';
 import { containsUnstorableText } from '@/lib/db/storable-text';
 import type { Caller } from './caller';
 import { JSON_RPC, McpError } from './errors';
 import { invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
+import { TOOLS } from './tools';
 import type { ToolDefinition } from './tools/definition';
 
 export type GateOutcome = { ok: true; input: unknown } | { ok: false; refusal: Refusal };
 
+/** What the first three gates look at: the connection's scopes, the role's permissions, the org's restrictions. */
+export type ToolSubject = Pick<Caller, 'permissions' | 'scopes' | 'restrictedTools'>;
+
+/** The first of restriction, scope and role that closes a tool to the subject, or null when none does. */
+export type ClosedGate = { gate: 'restricted' } | { gate: 'scope'; scope: McpScope } | { gate: 'role'; permission: Permission };
+
+export function closedGate(subject: ToolSubject, tool: ToolDefinition): ClosedGate | null {
+  if (subject.restrictedTools.has(tool.name)) return { gate: 'restricted' };
+  if (tool.scope && !subject.scopes.includes(tool.scope)) return { gate: 'scope', scope: tool.scope };
+  if (!hasPermission(subject, 'tool:execute')) return { gate: 'role', permission: 'tool:execute' };
+  if (tool.permission && !hasPermission(subject, tool.permission)) return { gate: 'role', permission: tool.permission };
+  return null;
+}
+
 /** Whether the caller may have the tool's data at all: restriction, scope, role. Null when it may. */
 export function toolAccess(caller: Caller, tool: ToolDefinition): Refusal | null {
-  if (caller.restrictedTools.has(tool.name)) return restricted(caller, tool.name);
-  if (tool.scope && !caller.scopes.includes(tool.scope)) return missingScope(caller, tool.name, tool.scope);
-  if (!hasPermission(caller, 'tool:execute')) return roleCannot(caller, tool.name, 'running tools');
-  if (tool.permission && !hasPermission(caller, tool.permission)) return roleCannot(caller, tool.name, `"${tool.permission}"`);
-  return null;
+  const closed = closedGate(caller, tool);
+  if (!closed) return null;
+  if (closed.gate === 'restricted') return restricted(caller, tool.name);
+  if (closed.gate === 'scope') return missingScope(caller, tool.name, closed.scope);
+  return roleCannot(caller, tool.name, closed.permission === 'tool:execute' ? 'running tools' : `"${closed.permission}"`);
+}
+
+/**
+ * Every tool of the registry with the gate that closes it to someone, or null: the one reading of the gates
+ * that tools/list (which hides only restricted tools, so that a missing scope can be stepped up to, MCP
+ * authorization, scope challenge handling) and the consent screen (which shows what a connection could call)
+ * both take. A tool without a scope of its own (execute_tool) defers to its target, so it is open only when
+ * some other tool is.
+ */
+export function toolAvailability(subject: ToolSubject): { tool: ToolDefinition; closed: ClosedGate | { gate: 'no_target' } | null }[] {
+  const gated = TOOLS.map((tool) => ({ tool, closed: closedGate(subject, tool) }));
+  const anyTarget = gated.some(({ tool, closed }) => tool.scope !== null && closed === null);
+  return gated.map(({ tool, closed }) => ({ tool, closed: closed === null && tool.scope === null && !anyTarget ? { gate: 'no_target' as const } : closed }));
+}
+
+/** The tools someone with this role, these granted scopes and the org's restrictions could call, in tools/list order. */
+export function toolsAvailableTo(subject: { role: Role; scopes: readonly McpScope[]; restrictedTools: ReadonlySet<string> }): ToolDefinition[] {
+  return toolAvailability({ permissions: permissionsOf(subject.role), scopes: [...subject.scopes], restrictedTools: subject.restrictedTools })
+    .filter(({ closed }) => closed === null)
+    .map(({ tool }) => tool);
 }
 
 /**

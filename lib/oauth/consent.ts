@@ -15,28 +15,79 @@ import { clientRecord, ensureClientRecord } from './clients';
 import { consentErrorMessage, consentErrorPage, type ConsentErrorCode } from './consent-errors';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
 import { approveGrant } from '@/lib/grants/approve';
-import { oauthProvider } from './provider';
+import { toolsAvailableTo } from '@/lib/mcp/gates';
+import { LIFETIMES, oauthProvider } from './provider';
 import { mcpResource, resourceParameter } from './resource';
 import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';
+
+/** A tool as the consent screen lists it. */
+export type ConsentTool = { name: string; title: string };
+
+/** How Gatehouse knows who the app is: the evidence it has, or none. */
+export type ClientEvidence =
+  /** A Client ID Metadata Document fetched over https from this domain. */
+  | { kind: 'domain'; host: string }
+  /** Registered by an administrator of this Gatehouse. */
+  | { kind: 'admin' }
+  /** Registered itself (RFC 7591): only its redirect host says anything about it. */
+  | { kind: 'none' };
+
+export type ConsentOrg = OrgChoice & {
+  canRunTools: boolean;
+  /** The scopes ticked for this org before the person touches a box: the ones its role can use here. */
+  usableScopes: McpScope[];
+  /** The tools the app could call here, for each set of ticked scopes (key: `scopeKey`). */
+  tools: Record<string, ConsentTool[]>;
+};
 
 export type ConsentView =
   | { kind: 'expired' }
   | { kind: 'sign-in'; loginPath: string }
   | {
+      kind: 'blocked';
+      uid: string;
+      csrf: string;
+      person: { name: string; email: string };
+      client: { name: string };
+      /** Every org the person could otherwise use, with the admin who blocked the app there. */
+      blockedIn: { orgName: string; blockedBy: string | null }[];
+    }
+  | {
       kind: 'ask';
       uid: string;
       csrf: string;
       person: { name: string; email: string };
-      client: { name: string; unverified: boolean; identityHost: string | null };
+      client: { name: string; unverified: boolean; identityHost: string | null; evidence: ClientEvidence };
       redirectHost: string;
-      resource: string;
+      /** What the app gets access to, by name: "Gatehouse at <host>". */
+      resource: { name: string; host: string };
       scopes: { scope: McpScope; description: string }[];
       sharesProfile: boolean;
-      orgs: (OrgChoice & { canRunTools: boolean })[];
+      orgs: ConsentOrg[];
+      /** What is picked and ticked when the page opens. */
+      selection: { orgId: string | null; scopes: McpScope[] };
+      /** How long a connection keeps working unused: the refresh token's lifetime (provider.ts). */
+      inactivityDays: number;
+      /** Whether the client may use refresh tokens (provider.ts issues them to every client allowed the grant). */
+      refreshes: boolean;
+      /** An access token's lifetime, which is all a client without refresh tokens gets. */
+      accessHours: number;
       error: string | null;
     };
 
-export async function loadConsent(uid: string, cookieHeader: string, error: string | null): Promise<ConsentView> {
+/** The key of a set of ticked scopes in `ConsentOrg.tools`: the scopes in the order offered, space-separated. */
+export function scopeKey(offered: readonly McpScope[], ticked: readonly McpScope[]): string {
+  return offered.filter((scope) => ticked.includes(scope)).join(' ');
+}
+
+/**
+ * What a failed submit sends back through the URL (`/consent/<uid>?error=…&org=…&scope=…`), so that the
+ * screen keeps what was picked and ticked. Anyone can write a URL: `selectionFrom` keeps only scopes the
+ * interaction offered and an org the person may pick, and ignores the rest.
+ */
+export type ReturnedSelection = { error: string | null; org: string | null; scopes: string[] };
+
+export async function loadConsent(uid: string, cookieHeader: string, returned: ReturnedSelection): Promise<ConsentView> {
   const provider = await oauthProvider();
   const interaction = await provider.Interaction.find(uid);
   if (!interaction?.params.client_id) return { kind: 'expired' };
@@ -52,25 +103,104 @@ export async function loadConsent(uid: string, cookieHeader: string, error: stri
   await ensureClientRecord({ clientId, clientName: client.clientName });
   const record = await clientRecord(clientId);
   const requested = String(interaction.params.scope ?? '').split(' ');
-  const orgs = await orgChoicesFor(person.id, clientId);
+  const offered = requested.filter(isMcpScope);
+  const choices = await orgChoicesFor(person.id, clientId);
+  const clientName = client.clientName ?? 'An unnamed app';
+  const csrf = csrfToken(uid, person.id);
+
+  // Blocked wherever the person could otherwise connect it: a page that says so and by whom, no question.
+  const usable = choices.filter((org) => org.refusal !== 'plan_inactive');
+  if (usable.length > 0 && usable.every((org) => org.refusal === 'blocked')) {
+    return { kind: 'blocked', uid, csrf, person: { name: person.name, email: person.email }, client: { name: clientName }, blockedIn: await blockers(clientId, usable) };
+  }
+
+  const restrictions = await db().toolRestriction.findMany({ where: { orgId: { in: choices.map((org) => org.orgId) } }, select: { orgId: true, toolName: true } });
+  const orgs = choices.map((org): ConsentOrg => {
+    const restrictedTools = new Set(restrictions.filter((row) => row.orgId === org.orgId).map((row) => row.toolName));
+    const toolsWith = (scopes: McpScope[]) => toolsAvailableTo({ role: org.role, scopes, restrictedTools }).map((tool) => ({ name: tool.name, title: tool.title }));
+    const tools = Object.fromEntries(subsets(offered).map((scopes) => [scopeKey(offered, scopes), toolsWith(scopes)]));
+    // A scope is worth ticking here when some tool that needs it is open to this role with it.
+    const usableScopes = offered.filter((scope) => toolsAvailableTo({ role: org.role, scopes: [scope], restrictedTools }).some((tool) => tool.scope === scope));
+    return { ...org, canRunTools: roleCan(org.role, 'tool:execute'), usableScopes, tools };
+  });
 
   return {
     kind: 'ask',
     uid,
-    csrf: csrfToken(uid, person.id),
+    csrf,
     person: { name: person.name, email: person.email },
     client: {
-      name: client.clientName ?? 'An unnamed app',
-      unverified: record?.registration !== 'admin',
+      name: clientName,
+      unverified: evidenceOf(clientId, record?.registration).kind === 'none',
       identityHost: record?.registration === 'metadata_document' ? new URL(clientId).hostname : null,
+      evidence: evidenceOf(clientId, record?.registration),
     },
     redirectHost: hostOf(String(interaction.params.redirect_uri ?? client.redirectUris?.[0] ?? '')),
-    resource: mcpResource(),
-    scopes: requested.filter(isMcpScope).map((scope) => ({ scope, description: MCP_SCOPES[scope] })),
+    resource: { name: 'Gatehouse', host: new URL(mcpResource()).host },
+    scopes: offered.map((scope) => ({ scope, description: MCP_SCOPES[scope] })),
     sharesProfile: requested.includes('profile') || requested.includes('email'),
-    orgs: orgs.map((org) => ({ ...org, canRunTools: roleCan(org.role, 'tool:execute') })),
-    error: consentErrorMessage(error),
+    orgs,
+    selection: selectionFrom(returned, offered, orgs),
+    inactivityDays: Math.round(LIFETIMES.RefreshToken / (24 * 60 * 60)),
+    refreshes: client.grantTypeAllowed('refresh_token'),
+    accessHours: Math.round(LIFETIMES.AccessToken / (60 * 60)),
+    error: consentErrorMessage(returned.error),
   };
+}
+
+/**
+ * The pick and the ticks the page opens with. By default the first eligible org and the scopes its role can
+ * use there. After a failed submit (a known error code), what came back in the URL — but only an eligible org
+ * of this person and only scopes this interaction offered: anything else is dropped, never shown as chosen.
+ */
+function selectionFrom(returned: ReturnedSelection, offered: McpScope[], orgs: ConsentOrg[]): { orgId: string | null; scopes: McpScope[] } {
+  const eligible = orgs.filter((org) => org.eligible);
+  const returnedOrg = eligible.find((org) => org.orgId === returned.org);
+  const org = returnedOrg ?? eligible[0] ?? null;
+  if (consentErrorMessage(returned.error) === null) return { orgId: org?.orgId ?? null, scopes: org?.usableScopes ?? [] };
+  return { orgId: org?.orgId ?? null, scopes: offered.filter((scope) => returned.scopes.includes(scope)) };
+}
+
+/** Who blocked the app in each org (org_client_decisions.decided_by_id); null when that person is gone. */
+async function blockers(clientId: string, orgs: OrgChoice[]): Promise<{ orgName: string; blockedBy: string | null }[]> {
+  const decisions = await db().orgClientDecision.findMany({
+    where: { clientId, decision: 'blocked', orgId: { in: orgs.map((org) => org.orgId) } },
+    select: { orgId: true, decidedById: true },
+  });
+  const deciderIds = decisions.map((row) => row.decidedById).filter((id): id is string => id !== null);
+  const people = await db().person.findMany({ where: { id: { in: deciderIds } }, select: { id: true, name: true } });
+  return orgs.map((org) => {
+    const deciderId = decisions.find((row) => row.orgId === org.orgId)?.decidedById;
+    return { orgName: org.name, blockedBy: people.find((person) => person.id === deciderId)?.name ?? null };
+  });
+}
+
+function evidenceOf(clientId: string, registration: string | undefined): ClientEvidence {
+  // ensureClientRecord files every https client_id as a metadata document: the provider fetched it over https.
+  if (registration === 'metadata_document') return { kind: 'domain', host: new URL(clientId).hostname };
+  if (registration === 'admin') return { kind: 'admin' };
+  return { kind: 'none' };
+}
+
+/** Every subset of the offered scopes (there are two MCP scopes, so at most four). */
+function subsets(scopes: McpScope[]): McpScope[][] {
+  const all: McpScope[][] = [[]];
+  for (const scope of scopes) for (const subset of [...all]) all.push([...subset, scope]);
+  return all;
+}
+
+/**
+ * The app a sign-in is for, when the way back (already made safe by safeCallbackPath) is the consent screen
+ * of a live authorization request: its registered name, read from the provider — never from the URL.
+ */
+export async function appSigningInFor(callbackPath: string): Promise<string | null> {
+  const uid = /^\/consent\/([A-Za-z0-9_-]{1,128})$/.exec(callbackPath)?.[1];
+  if (!uid) return null;
+  const provider = await oauthProvider();
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction?.params.client_id) return null;
+  const client = await provider.Client.find(String(interaction.params.client_id));
+  return client ? (client.clientName ?? 'An unnamed app') : null;
 }
 
 /** Handles the consent form: Allow or Deny. Answers with a redirect, back to the client or the form. */
@@ -112,12 +242,17 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
   } else {
     const scopes = form.getAll('scope').map(String).filter(isMcpScope);
     const offered = String(details.params.scope ?? '').split(' ');
-    if (scopes.length === 0 || scopes.some((scope) => !offered.includes(scope))) {
-      return Response.redirect(`${consentPath}?error=${'scope' satisfies ConsentErrorCode}`, 303);
-    }
     const orgId = String(form.get('org') ?? '');
+    // Back to the form with what was picked and ticked; the page checks it all again (selectionFrom).
+    const again = (error: ConsentErrorCode) => {
+      const query = new URLSearchParams({ error });
+      if (orgId) query.set('org', orgId.slice(0, 64));
+      for (const scope of new Set(scopes)) if (offered.includes(scope)) query.append('scope', scope);
+      return Response.redirect(`${consentPath}?${query.toString()}`, 303);
+    };
+    if (scopes.length === 0 || scopes.some((scope) => !offered.includes(scope))) return again('scope');
     const choice = (await orgChoicesFor(personId, clientId)).find((org) => org.orgId === orgId);
-    if (!choice?.eligible) return Response.redirect(`${consentPath}?error=${'org' satisfies ConsentErrorCode}`, 303);
+    if (!choice?.eligible) return again('org');
 
     // The authorization request's resource, under the same rule as at authorize and token (resource.ts):
     // the grant stores the canonical spelling, whatever the interaction was started with.

@@ -10,7 +10,15 @@ export type OrgChoice = {
   eligible: boolean;
   /** Why the org cannot be picked, in words for the person. */
   reason: string | null;
+  /** The same, for code: the consent screen tells a blocked app apart from the other refusals. */
+  refusal: 'plan_inactive' | 'blocked' | 'not_approved' | null;
 };
+
+const REASONS = {
+  plan_inactive: "This organization's plan is inactive.",
+  blocked: 'An admin of this organization blocked this app.',
+  not_approved: 'This organization allows only apps an admin approved.',
+} as const;
 
 export async function orgChoicesFor(personId: string, clientId: string): Promise<OrgChoice[]> {
   const memberships = await db().membership.findMany({
@@ -20,12 +28,9 @@ export async function orgChoicesFor(personId: string, clientId: string): Promise
   });
   return memberships.map(({ org, role }) => {
     const decision = org.clientDecisions[0]?.decision;
-    let reason: string | null = null;
-    if (org.planStatus !== 'active') reason = "This organization's plan is inactive.";
-    else if (decision === 'blocked') reason = 'An admin of this organization blocked this app.';
-    else if (org.appPolicy === 'approved' && decision !== 'approved') {
-      reason = 'This organization allows only apps an admin approved.';
-    }
-    return { orgId: org.id, name: org.name, role, eligible: reason === null, reason };
+    const refusal: OrgChoice['refusal'] =
+      org.planStatus !== 'active' ? 'plan_inactive' : decision === 'blocked' ? 'blocked' : org.appPolicy === 'approved' && decision !== 'approved' ? 'not_approved' : null;
+    const reason = refusal ? REASONS[refusal] : null;
+    return { orgId: org.id, name: org.name, role, eligible: refusal === null, reason, refusal };
   });
 }

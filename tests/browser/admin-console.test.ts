@@ -73,7 +73,9 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     await browser.signIn(member.email, member.password);
     const form = await openConsent(browser, authorizeUrl(url, { client, challenge: pkce().challenge }));
     expect(form.orgIds).toEqual([]);
-    expect(form.html).toContain('An admin of this organization blocked this app.');
+    // Blocked in the only org the member has: the blocked page, naming who blocked it, and no question.
+    expect(form.html).toContain('Olivia Owner, an admin of Acme, blocked this app there.');
+    expect(form.html).not.toContain('to act for you');
   });
 
   it('switches a tool off: it leaves tools/list and execute_tool refuses it', async () => {

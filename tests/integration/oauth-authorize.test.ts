@@ -126,7 +126,8 @@ describe.each(DATABASES)('authorization on the %s database', (kind) => {
     expect(html).toContain('Test App');
     expect(html).toContain('Unverified');
     expect(html).toContain('app.example');
-    expect(html).toContain(`${server.url}/mcp`);
+    // The resource by name, not as a URL.
+    expect(html).toContain(`Gatehouse at ${new URL(server.url).host}`);
     // A client that asks for no MCP scope is offered both; unknown scopes are not shown.
     expect(html).toContain('Read your organization&#x27;s data');
     expect(html).toContain('Make changes on your behalf');

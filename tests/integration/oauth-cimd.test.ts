@@ -50,7 +50,9 @@ describe('Client ID Metadata Documents', () => {
     expect(response.status, url).toBe(200);
     const html = await response.text();
     expect(html).toContain('CIMD App');
-    expect(html).toContain('Unverified');
+    // The document was fetched over https from that domain: evidence, so not "Unverified".
+    expect(html).not.toContain('Unverified');
+    expect(html).toContain('Verified domain');
     expect(html).toMatch(/data-testid="identity-host">127\.0\.0\.1</);
 
     const { tokens } = await connect(server.url, client, member);

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { permissionsOf } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/generated/prisma/enums';
 import type { Caller } from '@/lib/mcp/caller';
-import { listsToolData, passGates, refuseToolData, toolAccess } from '@/lib/mcp/gates';
+import { listsToolData, passGates, refuseToolData, toolAccess, toolAvailability, toolsAvailableTo } from '@/lib/mcp/gates';
 import type { ToolDefinition } from '@/lib/mcp/tools/definition';
 import type { McpScope } from '@/lib/oauth/scopes';
 
@@ -238,5 +238,40 @@ describe('passGates', () => {
     args.self = args;
     const outcome = await passGates(caller(), tool({ input: z.object({ limit: z.number() }) }), args);
     expect(outcome).toEqual({ ok: true, input: { limit: 1 } });
+  });
+});
+
+// The one reading of the gates that the consent screen shows and tools/list filters with.
+describe('toolsAvailableTo', () => {
+  const names = (role: Role, scopes: McpScope[], restricted: string[] = []) => toolsAvailableTo({ role, scopes, restrictedTools: new Set(restricted) }).map((tool) => tool.name);
+
+  it('follows the scopes, in tools/list order', () => {
+    expect(names('member', ['mcp:read', 'mcp:write'])).toEqual(['whoami', 'list_connected_apps', 'revoke_connected_app', 'list_members', 'execute_tool']);
+    expect(names('member', ['mcp:read'])).toEqual(['whoami', 'list_connected_apps', 'list_members', 'execute_tool']);
+    expect(names('member', ['mcp:write'])).toEqual(['revoke_connected_app', 'execute_tool']);
+  });
+
+  it('follows the role: a tool permission beyond tool:execute, and none at all for a viewer', () => {
+    expect(names('admin', ['mcp:read'])).toContain('read_audit_log');
+    expect(names('member', ['mcp:read'])).not.toContain('read_audit_log');
+    expect(names('viewer', ['mcp:read', 'mcp:write'])).toEqual([]);
+  });
+
+  it("follows the org's restrictions; execute_tool only while some other tool is open", () => {
+    expect(names('member', ['mcp:read'], ['whoami'])).toEqual(['list_connected_apps', 'list_members', 'execute_tool']);
+    expect(names('member', [])).toEqual([]);
+    expect(names('member', ['mcp:write'], ['revoke_connected_app'])).toEqual([]);
+  });
+
+  it('agrees with toolAccess for every tool with a scope of its own', () => {
+    for (const role of ['owner', 'admin', 'member', 'viewer'] as Role[]) {
+      for (const scopes of [[], ['mcp:read'], ['mcp:write'], ['mcp:read', 'mcp:write']] as McpScope[][]) {
+        const open = new Set(names(role, scopes, ['list_members']));
+        for (const { tool } of toolAvailability(caller({ role, scopes, restricted: ['list_members'] }))) {
+          if (tool.scope === null) continue;
+          expect(open.has(tool.name), `${role} ${scopes.join(' ')} ${tool.name}`).toBe(toolAccess(caller({ role, scopes, restricted: ['list_members'] }), tool) === null);
+        }
+      }
+    }
   });
 });

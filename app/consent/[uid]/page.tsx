@@ -2,18 +2,24 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { loadConsent } from '@/lib/oauth/consent';
+import { ConsentChoices } from './consent-choices';
 import { SwitchAccountButton } from './switch-account-button';
 
 export const metadata: Metadata = { title: 'Allow access?' };
 export const dynamic = 'force-dynamic';
 
-const ROLE_NAMES = { owner: 'owner', admin: 'admin', member: 'member', viewer: 'viewer' } as const;
-
-export default async function ConsentPage({ params, searchParams }: { params: Promise<{ uid: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function ConsentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ uid: string }>;
+  searchParams: Promise<{ error?: string | string[]; org?: string | string[]; scope?: string | string[] }>;
+}) {
   const { uid } = await params;
-  const { error } = await searchParams;
+  const query = await searchParams;
   const cookieHeader = (await cookies()).toString();
-  const view = await loadConsent(uid, cookieHeader, error ?? null);
+  // What a failed submit sent back; loadConsent keeps only what this request offered and this person may pick.
+  const view = await loadConsent(uid, cookieHeader, { error: first(query.error), org: first(query.org), scopes: all(query.scope) });
 
   if (view.kind === 'sign-in') redirect(view.loginPath);
   if (view.kind === 'expired') {
@@ -27,28 +33,80 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
     );
   }
 
-  const eligible = view.orgs.filter((org) => org.eligible);
-  const firstEligible = eligible[0]?.orgId;
   const action = `/consent/${encodeURIComponent(view.uid)}/decision`;
+  const signedInAs = (
+    <div className="flex items-center justify-between gap-4 rounded border border-slate-200 bg-white px-4 py-2 text-sm">
+      <span>
+        Signed in as <strong>{view.person.name}</strong> ({view.person.email})
+      </span>
+      <SwitchAccountButton uid={view.uid} />
+    </div>
+  );
+
+  if (view.kind === 'blocked') {
+    return (
+      <section className="mx-auto max-w-lg space-y-6">
+        {signedInAs}
+        <div className="space-y-3">
+          <h1 className="text-2xl font-semibold">
+            <span data-testid="client-name">{view.client.name}</span> is blocked
+          </h1>
+          <ul data-testid="blocked-by" className="list-disc pl-5 text-slate-700">
+            {view.blockedIn.map((org) => (
+              <li key={org.orgName}>{org.blockedBy ? `${org.blockedBy}, an admin of ${org.orgName}, blocked this app there.` : `An admin of ${org.orgName} blocked this app there.`}</li>
+            ))}
+          </ul>
+          <p className="text-sm text-slate-700">It cannot be connected in any of your organizations. If you need it, ask that admin.</p>
+        </div>
+        <form method="post" action={action}>
+          <input type="hidden" name="csrf" value={view.csrf} />
+          <button type="submit" name="decision" value="deny" className="w-full rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90">
+            Return to the app
+          </button>
+        </form>
+      </section>
+    );
+  }
+
+  const eligible = view.orgs.filter((org) => org.eligible);
+  const onlyOrg = eligible.length === 1 ? eligible[0]! : null;
+  const { evidence } = view.client;
   return (
     <section className="mx-auto max-w-lg space-y-6">
-      <div className="flex items-center justify-between gap-4 rounded border border-slate-200 bg-white px-4 py-2 text-sm">
-        <span>
-          Signed in as <strong>{view.person.name}</strong> ({view.person.email})
-        </span>
-        <SwitchAccountButton uid={view.uid} />
-      </div>
+      {signedInAs}
 
       <div>
         <h1 className="text-2xl font-semibold">
-          Allow <span data-testid="client-name">{view.client.name}</span> to access Gatehouse?
+          {onlyOrg ? (
+            <>
+              Allow <span data-testid="client-name">{view.client.name}</span> to act for you in <span data-testid="heading-org">{onlyOrg.name}</span>?
+            </>
+          ) : eligible.length > 1 ? (
+            <>
+              Allow <span data-testid="client-name">{view.client.name}</span> to act for you?
+            </>
+          ) : (
+            <>
+              <span data-testid="client-name">{view.client.name}</span> cannot be connected
+            </>
+          )}
         </h1>
-        {view.client.unverified ? (
+        {evidence.kind === 'none' ? (
           <p className="mt-2 text-sm text-amber-900">
             <span className="mr-2 rounded bg-amber-100 px-2 py-0.5 font-medium">Unverified</span>
-            This app registered itself; Gatehouse has not checked who made it.
+            This app registered itself; Gatehouse has not checked who made it. It sends you back to <strong>{view.redirectHost}</strong>.
           </p>
-        ) : null}
+        ) : evidence.kind === 'domain' ? (
+          <p className="mt-2 text-sm text-emerald-900" data-testid="verified">
+            <span className="mr-2 rounded bg-emerald-100 px-2 py-0.5 font-medium">Verified domain</span>
+            Its details are published by {evidence.host}, fetched over https.
+          </p>
+        ) : (
+          <p className="mt-2 text-sm text-emerald-900" data-testid="verified">
+            <span className="mr-2 rounded bg-emerald-100 px-2 py-0.5 font-medium">Registered by an admin</span>
+            An administrator of this Gatehouse registered this app.
+          </p>
+        )}
         <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm text-slate-700">
           {view.client.identityHost ? (
             <>
@@ -59,7 +117,7 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
           <dt className="font-medium">Returns you to</dt>
           <dd data-testid="redirect-host">{view.redirectHost}</dd>
           <dt className="font-medium">Access to</dt>
-          <dd data-testid="resource">{view.resource}</dd>
+          <dd data-testid="resource">{`${view.resource.name} at ${view.resource.host}`}</dd>
         </dl>
       </div>
 
@@ -88,34 +146,23 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
           </div>
         ) : (
           <>
-            <fieldset className="space-y-2">
-              <legend className="mb-1 font-medium">Organization</legend>
-              {view.orgs.map((org) => (
-                <div key={org.orgId} className="flex items-start gap-2">
-                  <input type="radio" id={`org-${org.orgId}`} name="org" value={org.orgId} disabled={!org.eligible} defaultChecked={org.orgId === firstEligible} className="mt-1" />
-                  <label htmlFor={`org-${org.orgId}`} className={org.eligible ? '' : 'text-slate-400'}>
-                    {org.name} <span className="text-sm text-slate-500">({ROLE_NAMES[org.role]})</span>
-                    {org.reason ? <span className="block text-sm">{org.reason}</span> : null}
-                    {org.eligible && !org.canRunTools ? (
-                      <span className="block text-sm text-amber-900">As a {ROLE_NAMES[org.role]} here you can connect, but the app will not be able to run tools.</span>
-                    ) : null}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
+            <ConsentChoices orgs={view.orgs} scopes={view.scopes} selection={view.selection} sharesProfile={view.sharesProfile} kept={view.error !== null} />
 
-            <fieldset className="space-y-2">
-              <legend className="mb-1 font-medium">This app will be able to</legend>
-              {view.scopes.map(({ scope, description }) => (
-                <div key={scope} className="flex items-start gap-2">
-                  <input type="checkbox" id={`scope-${scope}`} name="scope" value={scope} defaultChecked className="mt-1" />
-                  <label htmlFor={`scope-${scope}`}>
-                    {description} <span className="text-sm text-slate-500">({scope})</span>
-                  </label>
-                </div>
-              ))}
-              {view.sharesProfile ? <p className="text-sm text-slate-600">It will also see your name and email address.</p> : null}
-            </fieldset>
+            <div className="space-y-1 text-sm text-slate-700" data-testid="consent-duration">
+              <p>
+                <span className="font-medium">For how long:</span>{' '}
+                {view.refreshes
+                  ? `until you revoke it. The app keeps its access by renewing it; after ${view.inactivityDays} days without use it has to ask you again.`
+                  : `${view.accessHours === 1 ? 'an hour' : `${view.accessHours} hours`}, unless you revoke it sooner: this app does not renew its access, so then it has to ask you again.`}
+              </p>
+              <p>
+                You can revoke it at any time in{' '}
+                <a href="/settings/connected-apps" className="text-brand underline">
+                  Settings → Connected apps
+                </a>
+                .
+              </p>
+            </div>
 
             <div className="flex gap-3">
               <button type="submit" name="decision" value="allow" className="flex-1 rounded bg-brand px-4 py-2 font-medium text-white hover:opacity-90">
@@ -130,4 +177,12 @@ export default async function ConsentPage({ params, searchParams }: { params: Pr
       </form>
     </section>
   );
+}
+
+function first(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function all(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
