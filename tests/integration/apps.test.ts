@@ -115,7 +115,7 @@ describe.each(DATABASES)('apps on the %s database', (kind) => {
     }
   });
 
-  it('moves a registration renamed through RFC 7592 to the app of its new name, and recounts both', async () => {
+  it('moves a registration renamed through RFC 7592 to the app of its new name, and recounts both (and on deletion)', async () => {
     const renamed = made.chatgpt![3]!;
     const response = await fetch(renamed.registration_client_uri, {
       method: 'PUT',
@@ -123,6 +123,9 @@ describe.each(DATABASES)('apps on the %s database', (kind) => {
       body: JSON.stringify({ ...CHATGPT, client_id: renamed.client_id, client_name: 'ChatGPT Beta' }),
     });
     expect(response.status).toBe(200);
+    const gone = made.codex!.pop()!;
+    const deleted = await fetch(gone.registration_client_uri, { method: 'DELETE', headers: { authorization: `Bearer ${gone.registration_access_token}` } });
+    expect(deleted.status).toBe(204);
     const { result, server: next } = await inspectDatabase(server, apps);
     server = next;
     const chatgpt = result.find((app) => app.clients.includes(made.chatgpt![0]!.client_id))!;
@@ -130,6 +133,8 @@ describe.each(DATABASES)('apps on the %s database', (kind) => {
     expect(beta.id).not.toBe(chatgpt.id);
     expect({ name: beta.display_name, marks: beta.marks, count: beta.registration_count }).toEqual({ name: 'ChatGPT Beta', marks: ['host:chatgpt.com'], count: 1 });
     expect(chatgpt.registration_count).toBe(3);
+    const codex = result.find((app) => app.clients.includes(made.codex![0]!.client_id))!;
+    expect({ count: codex.registration_count, clients: codex.clients }).toEqual({ count: 1, clients: [made.codex![0]!.client_id] });
   });
 
   it("shows an org's registrations under their apps, and only the org's own", async () => {
