@@ -38,6 +38,30 @@ export function DataTable({ label, head, children }: { label: string; head: stri
   );
 }
 
+/**
+ * A DataTable whose rows come in groups, each its own <tbody> led by an AppGroupHeading: the console
+ * lists registrations under the app they belong to.
+ */
+export function GroupedDataTable({ label, head, children }: { label: string; head: string[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className="w-full text-left text-sm" aria-label={label}>
+        <thead className="bg-slate-100 text-slate-700">
+          <tr>
+            {head.map((column, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed for its page, and some have no heading text to key on
+              <th key={index} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        {children}
+      </table>
+    </div>
+  );
+}
+
 const BADGE = {
   neutral: 'bg-slate-100 text-slate-800',
   good: 'bg-green-100 text-green-900',

@@ -1,6 +1,7 @@
 // Every client of the installation, for instance admins (docs/protocol.md §7: they disable or delete
 // clients installation-wide): find one among many self-registered ones, disable it (new authorizations refused,
 // existing tokens fail on their next use, grants kept for when it is enabled again), or delete it.
+import { type AppGroup, appSummaries, groupByApp } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
@@ -15,6 +16,8 @@ export const CLIENTS_PER_PAGE = 25;
 
 export type InstanceClientRow = {
   clientId: string;
+  /** The app the registration belongs to (lib/apps); null until start-up assigns one. */
+  appId: string | null;
   name: string | null;
   registration: ClientRegistration;
   hostname: string | null;
@@ -29,7 +32,8 @@ export type InstanceClientRow = {
   disabledBy: string | null;
 };
 
-export type ClientPage = NumberedPage<InstanceClientRow>;
+/** A page of registrations, also grouped under their apps (an app's count is over the whole installation). */
+export type ClientPage = NumberedPage<InstanceClientRow> & { apps: AppGroup<InstanceClientRow>[] };
 
 /** One page of clients, newest first, optionally only those whose name or client id contains `query`. */
 export async function instanceClients(query: string, page: number): Promise<ClientPage> {
@@ -67,6 +71,7 @@ export async function instanceClients(query: string, page: number): Promise<Clie
     const grantUse = lastUsed.get(client.clientId) ?? null;
     return {
       clientId: client.clientId,
+      appId: client.appId,
       name: client.name,
       registration: client.registration,
       hostname: client.hostname,
@@ -79,7 +84,8 @@ export async function instanceClients(query: string, page: number): Promise<Clie
       disabledBy: client.disabledById ? (names.get(client.disabledById) ?? null) : null,
     };
   });
-  return { rows, total, page: current, pages };
+  const apps = groupByApp(rows, await appSummaries(rows.map((row) => row.appId)));
+  return { rows, total, page: current, pages, apps };
 }
 
 function latest(a: Date | null, b: Date | null): Date | null {

@@ -2,6 +2,7 @@
 // confidential clients an owner registers by hand.
 import { randomBytes } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';
+import { type AppGroup, appIdentity, appSummaries, assignApp, groupByApp } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
@@ -17,6 +18,8 @@ import { invalid, notFound } from './errors';
 
 export type OrgClientRow = {
   clientId: string;
+  /** The app the registration belongs to (lib/apps); null until start-up assigns one. */
+  appId: string | null;
   name: string;
   registration: ClientRegistration;
   redirectUris: string[];
@@ -45,6 +48,7 @@ export async function orgClients(orgId: string): Promise<OrgClientRow[]> {
     const lastUsed = client.grants.map((grant) => grant.lastUsedAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
     return {
       clientId: client.clientId,
+      appId: client.appId,
       name: client.name ?? client.clientId,
       registration: client.registration,
       redirectUris: redirects.get(client.clientId) ?? [],
@@ -55,6 +59,28 @@ export async function orgClients(orgId: string): Promise<OrgClientRow[]> {
       decision: client.orgDecisions[0]?.decision ?? null,
       disabled: Boolean(client.disabledAt),
       ownedByOrg: client.ownerOrgId === orgId,
+    };
+  });
+}
+
+/**
+ * The org's clients grouped under their apps. What an app shows is the org's own: its name is that of
+ * the org's newest registration of it, and its count and first and last seen are over the registrations
+ * the org has seen — never how many other organizations' people registered it. Only the evidence (the
+ * hosts, schemes or document URL every registration of the app shares) comes from the app itself.
+ */
+export async function orgClientApps(orgId: string): Promise<AppGroup<OrgClientRow>[]> {
+  const rows = await orgClients(orgId);
+  const groups = groupByApp(rows, await appSummaries(rows.map((row) => row.appId)));
+  return groups.map((group) => {
+    const seen = group.registrations.map((row) => row.firstSeenAt.getTime());
+    const used = group.registrations.map((row) => Math.max(row.firstSeenAt.getTime(), row.lastUsedAt?.getTime() ?? 0));
+    return {
+      ...group,
+      name: group.registrations[0]!.name,
+      firstSeenAt: new Date(Math.min(...seen)),
+      lastSeenAt: new Date(Math.max(...used)),
+      registrationCount: group.registrations.length,
     };
   });
 }
@@ -166,6 +192,7 @@ export async function registerConfidentialClient(admin: OrgAdmin, input: { name:
     await tx.oAuthClient.create({
       data: { clientId, registration: 'admin', name: input.name, hostname: redirectHostname(input.redirectUris), registeredIp: ip, ownerOrgId: admin.org.id },
     });
+    await assignApp(clientId, appIdentity({ client_id: clientId, registration: 'admin', client_name: input.name, redirect_uris: input.redirectUris }));
     await tx.orgClientDecision.create({ data: { orgId: admin.org.id, clientId, decision: 'approved', decidedById: admin.personId } });
     await recordAudit({ type: 'client.registered', orgId: admin.org.id, actorPersonId: admin.personId, clientId, ip, data: { name: input.name, redirectUris: input.redirectUris, via: 'admin' } }, tx);
   });

@@ -1,4 +1,5 @@
 // Gatehouse's own record of each client (docs/protocol.md §1): every client has one, CIMD ones included.
+import { appIdentity, assignApp, ensureClientApp, recountApps } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction, type Tx } from '@/lib/db/transaction';
@@ -14,7 +15,7 @@ export function clientRecord(clientId: string) {
  */
 export async function ensureClientRecord(client: { clientId: string; clientName?: string }): Promise<void> {
   const isMetadataDocument = client.clientId.startsWith('https://');
-  await db().oAuthClient.upsert({
+  const row = await db().oAuthClient.upsert({
     where: { clientId: client.clientId },
     create: {
       clientId: client.clientId,
@@ -23,7 +24,10 @@ export async function ensureClientRecord(client: { clientId: string; clientName?
       hostname: isMetadataDocument ? new URL(client.clientId).hostname : null,
     },
     update: {},
+    select: { appId: true },
   });
+  // A metadata document URL is its own app (lib/apps/identity.ts); made with the row, on first use.
+  if (!row.appId) await ensureClientApp(client.clientId);
 }
 
 /** Whether an instance admin disabled the client (it is then invalid_client everywhere). */
@@ -69,7 +73,8 @@ const UNRECORDED_FIELDS = new Set(['client_secret', 'client_secret_expires_at', 
 /**
  * Takes an RFC 7592 update into Gatehouse's own record in the caller's transaction (the one the
  * provider's write is in): the row the consoles and Connected Apps read gets the name and host the
- * consent screen shows, and `client.updated` records before and after.
+ * consent screen shows, the registration moves to the app its new name makes it (its hosts and schemes
+ * cannot change, register-update.ts), and `client.updated` records before and after.
  */
 export async function recordClientUpdate(
   tx: Tx,
@@ -80,6 +85,8 @@ export async function recordClientUpdate(
     where: { clientId: update.clientId },
     data: { name: after.name, hostname: redirectHostname(after.redirectUris) },
   });
+  const row = await tx.oAuthClient.findUnique({ where: { clientId: update.clientId }, select: { registration: true } });
+  if (row) await assignApp(update.clientId, appIdentity({ ...update.after, client_id: update.clientId, registration: row.registration }));
   const fields = [...new Set([...Object.keys(update.before.fields), ...Object.keys(update.after)])]
     .filter((field) => !UNRECORDED_FIELDS.has(field))
     .filter((field) => JSON.stringify(update.before.fields[field]) !== JSON.stringify(update.after[field]))
@@ -119,10 +126,11 @@ export type ClientDeletion = {
  */
 export function deleteClient(clientId: string, deletion: ClientDeletion): Promise<number> {
   return inTransaction(async (tx) => {
-    const row = await tx.oAuthClient.findUnique({ where: { clientId }, select: { name: true } });
+    const row = await tx.oAuthClient.findUnique({ where: { clientId }, select: { name: true, appId: true } });
     const revoked = await revokeGrantsWhere({ clientId }, { byPersonId: deletion.byPersonId, reason: 'client_deleted', ip: deletion.ip });
     await deleteProviderClient(tx, clientId);
     await tx.oAuthClient.deleteMany({ where: { clientId } });
+    await recountApps(tx, [row?.appId]);
     await recordAudit(
       {
         type: 'client.deleted',

@@ -3,11 +3,13 @@
 // - /mcp call-log rows older than CALL_LOG_RETENTION_DAYS;
 // - dynamically registered clients that got no grant within 24 h of registering (abandoned or abusive
 //   registrations), with their registration access tokens; the client then gets invalid_client and
-//   registers again.
+//   registers again;
+// - apps no registration points to any more (lib/apps/apps.ts pruneEmptyApps).
 // Every instance has the timer, but only one sweeps: the one holding the sweeper's advisory lock on a
 // shared PostgreSQL (see leader-lock.ts), so N instances sweep once per period, not N times. Should two
 // ever overlap (a holder's connection lost mid-sweep), the deletions are idempotent and a client's deletion
 // is audited by the one instance whose DELETE actually removed it. Each sweep is logged with its counts.
+import { pruneEmptyApps, recountApps } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
 import { db, outsideTransaction } from '@/lib/db/client';
@@ -22,7 +24,7 @@ export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** `pg_try_advisory_lock` key for "this instance is the sweeper" (any 64-bit number unique to Gatehouse). */
 export const SWEEPER_LOCK_KEY = 7_146_237_883_512_902;
 
-export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number };
+export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number; prunedApps: number };
 
 export async function sweep(now = new Date()): Promise<SweepResult> {
   const expired = [
@@ -34,23 +36,25 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
   const candidates = await db().oAuthClient.findMany({
     // A client an org admin approved or blocked is kept: the decision must outlive the 24 hours.
     where: { registration: 'dynamic', firstSeenAt: { lt: new Date(now.getTime() - UNUSED_CLIENT_TTL_MS) }, grants: { none: {} }, orgDecisions: { none: {} } },
-    select: { clientId: true },
+    select: { clientId: true, appId: true },
     take: 500,
   });
   const deletedClients: string[] = [];
-  for (const { clientId } of candidates) {
+  for (const { clientId, appId } of candidates) {
     const deleted = await inTransaction(async (tx) => {
       // Re-checked under the delete itself: a grant made since the query above keeps the client.
       const removed = await tx.oAuthClient.deleteMany({ where: { clientId, grants: { none: {} }, orgDecisions: { none: {} } } });
       if (removed.count === 0) return false;
       await deleteProviderClient(tx, clientId);
+      await recountApps(tx, [appId]);
       await recordAudit({ type: 'client.deleted', clientId, data: { by: 'sweeper', reason: 'no grant within 24 h' } }, tx);
       return true;
     });
     if (deleted) deletedClients.push(clientId);
   }
+  const prunedApps = await pruneEmptyApps(now);
   const prunedCalls = await pruneCallLog(env().callLogRetentionDays);
-  return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls };
+  return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls, prunedApps };
 }
 
 /**
@@ -77,7 +81,9 @@ function scheduleSweeps(intervalMs: number): NodeJS.Timeout {
         if (!held) return;
       }
       const result = await sweep();
-      console.log(`gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedCalls} call log row(s)`);
+      console.log(
+        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedApps} empty app(s), ${result.prunedCalls} call log row(s)`,
+      );
     } catch (error) {
       console.error('gatehouse: sweep failed', (error as Error).message);
     } finally {

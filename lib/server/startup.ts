@@ -1,6 +1,7 @@
 // What happens once per server process before the first request: configuration, database, demo data.
 import { mcpUrl, reachNote } from '@/lib/connect/clients';
 import { ConfigError, DEFAULT_DEMO_PASSWORD, env, isLoopbackHost } from '@/lib/env';
+import { assignMissingApps } from '@/lib/apps/apps';
 import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
@@ -33,6 +34,9 @@ export async function startGatehouse(): Promise<void> {
         log(`demo sign-ins (password ${password}): ${DEMO_PEOPLE.map((person) => person.email).join(', ')}`);
       }
     }
+    // Clients registered before apps existed (or whose app was removed) get theirs.
+    const assigned = await assignMissingApps();
+    if (assigned) log(`${assigned} client registration(s) grouped into apps`);
     await prepareGrantLimiter();
     startSweeper(config.sweepIntervalMs);
     installShutdown();

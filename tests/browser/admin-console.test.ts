@@ -61,7 +61,12 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     const page = await ownerPage('/admin/acme/clients');
     await expectAccessible(page, 'admin clients');
     await screenshot(page, 'admin-clients');
-    const row = page.getByRole('row').filter({ hasText: 'Shady App' });
+    // The registration's row (data cells), under its app's heading row.
+    const row = page
+      .getByRole('row')
+      .filter({ hasText: 'Shady App' })
+      .filter({ has: page.getByRole('cell') });
+    expect(await page.getByRole('rowheader').filter({ hasText: 'Shady App' }).textContent()).toMatch(/Shady App.*1 registration.*App grouped by: redirects to shady\.example/);
     expect(await row.textContent()).toMatch(/Self-registered.*shady\.example\/cb/);
     await row.getByRole('button', { name: /^Block/ }).click();
     await page.getByRole('dialog', { name: 'Block Shady App?' }).getByRole('button', { name: 'Block' }).click();
@@ -156,7 +161,14 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     expect(secret.length).toBeGreaterThan(30);
     await page.reload();
     expect(await page.content()).not.toContain(secret);
-    expect(await page.getByRole('row').filter({ hasText: 'Acme Reports' }).textContent()).toMatch(/Registered by an owner.*Approved/);
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'Acme Reports' })
+        .filter({ has: page.getByRole('cell') })
+        .textContent(),
+    ).toMatch(/Registered by an owner.*Approved/);
+    expect(await page.getByRole('rowheader').filter({ hasText: 'Acme Reports' }).textContent()).toMatch(/App grouped by: registered by an admin/);
     await page.context().close();
 
     // The client works with its secret (HTTP Basic) through the whole flow, in the org it belongs to.

@@ -31,7 +31,13 @@ describe.runIf(HAS_CHROMIUM)('Instance admin: clients', () => {
     const table = page.getByRole('table', { name: 'Clients of the installation' });
     await table.waitFor();
     expect(await page.title()).toBe('Clients · Instance admin · Gatehouse');
-    const row = (name: string) => table.getByRole('row').filter({ hasText: name });
+    // A registration's row (data cells), under its app's heading row.
+    const row = (name: string) =>
+      table
+        .getByRole('row')
+        .filter({ hasText: name })
+        .filter({ has: page.getByRole('cell') });
+    expect(await table.getByRole('rowheader').filter({ hasText: 'Doomed CLI' }).textContent()).toMatch(/Doomed CLI.*1 registration.*redirects to doomed\.example/);
     expect(await row('Doomed CLI').textContent()).toMatch(/Self-registered.*doomed\.example.*Acme/s);
     await expectAccessible(page, 'instance clients');
     await screenshot(page, 'instance-clients');

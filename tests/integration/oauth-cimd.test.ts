@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { startDocumentServer, type DocumentServer } from '../helpers/https-server';
+import { inspectDatabase } from '../helpers/inspect';
 import { authorizeUrl, Browser, connect, pkce, register, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 
@@ -57,6 +58,14 @@ describe('Client ID Metadata Documents', () => {
 
     const { tokens } = await connect(server.url, client, member);
     expect(tokens.access_token).toMatch(/^mcp_at_/);
+  });
+
+  it('makes the document URL an app of its own when the client is first used', async () => {
+    const { result, server: next } = await inspectDatabase(server, (query) =>
+      query(`SELECT a.key, a.kind, a.display_name, a.registration_count FROM apps a JOIN clients c ON c.app_id = a.id WHERE c.client_id = $1`, [client.client_id]),
+    );
+    server = next;
+    expect(result).toEqual([{ key: `document:${client.client_id}`, kind: 'metadata_document', display_name: 'CIMD App', registration_count: 1 }]);
   });
 
   it('uses the redirect URIs the document declares: a custom scheme, and loopback on any port', async () => {

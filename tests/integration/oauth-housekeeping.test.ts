@@ -20,7 +20,7 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
   });
   afterAll(async () => server?.stop());
 
-  it('deletes a client that got no grant within 24 h, keeps one that did or that an admin decided on, and removes expired rows', async () => {
+  it('deletes a client that got no grant within 24 h, keeps one that did or that an admin decided on, removes the apps left empty, and removes expired rows', async () => {
     const unused = await register(server.url, { client_name: 'Abandoned', redirect_uris: ['https://abandoned.example/cb'] });
     const decided = await register(server.url, { client_name: 'Blocked early', redirect_uris: ['https://blocked-early.example/cb'] });
     const used: RegisteredClient = await register(server.url, { client_name: 'Used', redirect_uris: ['https://used.example/cb'] });
@@ -30,6 +30,12 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
     ({ server } = await inspectDatabase(server, async (query) => {
       await query(`UPDATE clients SET first_seen_at = now() - interval '25 hours' WHERE client_id IN ($1, $2, $3)`, [unused.client_id, used.client_id, decided.client_id]);
       await query(`UPDATE oidc_models SET expires_at = now() - interval '1 minute' WHERE model IN ('Interaction', 'Session')`);
+      // Their apps were last seen long enough ago for an empty one to go.
+      await query(`UPDATE apps SET last_seen_at = now() - interval '2 hours' WHERE id IN (SELECT app_id FROM clients WHERE client_id IN ($1, $2, $3))`, [
+        unused.client_id,
+        used.client_id,
+        decided.client_id,
+      ]);
       await query(`INSERT INTO org_client_decisions (org_id, client_id, decision) SELECT id, $1, 'blocked' FROM organizations WHERE slug = 'acme'`, [decided.client_id]);
       await query(`INSERT INTO sign_in_sessions (id, person_id, expires_at) SELECT 'expired-session', id, now() - interval '1 minute' FROM people WHERE email = 'member@acme.test'`);
       await query(
@@ -46,21 +52,24 @@ describe.each(DATABASES)('housekeeping on the %s database', (kind) => {
     const kept = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: used.client_id });
     expect(kept.response.status).toBe(200);
 
-    let counts: { expired: string; deletions: string; registrationTokens: string; decidedKept: string; expiredSessions: string; expiredLinks: string } | undefined;
+    type Counts = { expired: string; deletions: string; registrationTokens: string; decidedKept: string; expiredSessions: string; expiredLinks: string; abandonedApps: string; keptApps: string };
+    let counts: Counts | undefined;
     ({ server, result: counts } = await inspectDatabase(server, async (query) => {
-      const [row] = await query<{ expired: string; deletions: string; registrationTokens: string; decidedKept: string; expiredSessions: string; expiredLinks: string }>(
+      const [row] = await query<Counts>(
         `SELECT
            (SELECT count(*) FROM oidc_models WHERE expires_at < now())::text AS expired,
            (SELECT count(*) FROM clients WHERE client_id = $2)::text AS "decidedKept",
            (SELECT count(*) FROM sign_in_sessions WHERE expires_at < now())::text AS "expiredSessions",
            (SELECT count(*) FROM password_links WHERE expires_at < now())::text AS "expiredLinks",
            (SELECT count(*) FROM audit_events WHERE type = 'client.deleted' AND client_id = $1)::text AS deletions,
-           (SELECT count(*) FROM oidc_models WHERE model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)::text AS "registrationTokens"`,
+           (SELECT count(*) FROM oidc_models WHERE model = 'RegistrationAccessToken' AND payload->>'clientId' = $1)::text AS "registrationTokens",
+           (SELECT count(*) FROM apps WHERE marks @> ARRAY['host:abandoned.example'])::text AS "abandonedApps",
+           (SELECT count(*) FROM apps WHERE marks && ARRAY['host:used.example', 'host:blocked-early.example'] AND registration_count = 1)::text AS "keptApps"`,
         [unused.client_id, decided.client_id],
       );
       return row!;
     }));
-    expect(counts).toEqual({ expired: '0', deletions: '1', registrationTokens: '0', decidedKept: '1', expiredSessions: '0', expiredLinks: '0' });
+    expect(counts).toEqual({ expired: '0', deletions: '1', registrationTokens: '0', decidedKept: '1', expiredSessions: '0', expiredLinks: '0', abandonedApps: '0', keptApps: '2' });
   }, 90_000);
 });
 

@@ -32,6 +32,18 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     const membership = await prisma.membership.create({
       data: { personId: person.id, orgId: org.id, role: 'admin', status: 'deactivated' },
     });
+    const app = await prisma.app.create({
+      data: {
+        key: 'document:https://app.example/client.json',
+        kind: 'metadata_document',
+        displayName: 'Example',
+        evidence: { kind: 'metadata_document', documentUrl: 'https://app.example/client.json' },
+        marks: ['host:app.example', 'scheme:com.example.app'],
+        firstSeenAt: at,
+        lastSeenAt: at,
+        registrationCount: 1,
+      },
+    });
     const client = await prisma.oAuthClient.create({
       data: {
         clientId: 'https://app.example/client.json',
@@ -44,6 +56,7 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         disabledAt: at,
         disabledById: person.id,
         ownerOrgId: org.id,
+        appId: app.id,
       },
     });
     const signInSession = await prisma.signInSession.create({
@@ -139,6 +152,9 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     expect(await prisma.organization.findUniqueOrThrow({ where: { slug: 'analytical' } })).toEqual(org);
     expect(await prisma.membership.findUniqueOrThrow({ where: { personId_orgId: { personId: person.id, orgId: org.id } } })).toEqual(membership);
     expect(await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).toEqual(client);
+    expect(await prisma.app.findUniqueOrThrow({ where: { key: app.key } })).toEqual(app);
+    expect(await prisma.app.count({ where: { marks: { hasSome: ['host:app.example', 'host:other.example'] } } })).toBe(1);
+    expect((await prisma.app.findUniqueOrThrow({ where: { id: app.id }, include: { clients: true } })).clients.map((c) => c.clientId)).toEqual([client.clientId]);
     expect(
       await prisma.orgClientDecision.findUniqueOrThrow({
         where: { orgId_clientId: { orgId: org.id, clientId: client.clientId } },
@@ -188,7 +204,10 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     expect(event.data).toEqual({});
     const session = await prisma.signInSession.create({ data: { id: 's-defaults', personId: person.id, expiresAt: new Date() } });
     expect(session).toMatchObject({ ip: null, endedAt: null });
-    const client = await prisma.oAuthClient.create({ data: { clientId: 'owned', registration: 'admin', ownerOrgId: org.id } });
+    const app = await prisma.app.create({ data: { key: 'admin:owned', kind: 'admin', displayName: 'Owned' } });
+    expect(app).toMatchObject({ evidence: {}, marks: [], registrationCount: 0 });
+    const client = await prisma.oAuthClient.create({ data: { clientId: 'owned', registration: 'admin', ownerOrgId: org.id, appId: app.id } });
+    await expect(prisma.app.create({ data: { key: 'admin:owned', kind: 'admin', displayName: 'Again' } })).rejects.toThrow();
 
     await expect(prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob 2' } })).rejects.toThrow();
     await expect(prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'member' } })).rejects.toThrow();
@@ -197,6 +216,9 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     expect(await prisma.membership.count({ where: { orgId: org.id } })).toBe(0);
     // …and a client it registered by hand stays, without an owner (ON DELETE SET NULL).
     expect((await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).ownerOrgId).toBeNull();
+    // Deleting an app leaves its registrations without one (ON DELETE SET NULL), for start-up to assign again.
+    await prisma.app.delete({ where: { id: app.id } });
+    expect((await prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } })).appId).toBeNull();
     await prisma.person.delete({ where: { id: person.id } });
     expect(await prisma.signInSession.count({ where: { personId: person.id } })).toBe(0);
   });

@@ -6,19 +6,26 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { InstanceClientRow } from '@/lib/admin/instance-clients';
+import { AppGroupBody, type AppGroupView } from '../app-group';
 import { ClientIdentityCell, RedirectUrisCell } from '../client-cells';
-import { Badge, DataTable, EmptyState } from '../components';
+import { Badge, EmptyState, GroupedDataTable } from '../components';
 import { deleteClientAction, disableClientAction, enableClientAction } from './actions';
 
 type Row = Omit<InstanceClientRow, 'firstSeenAt' | 'lastUsedAt' | 'disabledAt'> & { firstSeenAt: string; lastUsedAt: string | null; disabledAt: string | null };
 type Pending = { kind: 'disable' | 'delete'; row: Row };
+type App = AppGroupView & { registrations: Row[] };
+
+const HEAD = ['Client', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Organizations', ''];
 
 const label = (row: Row) => row.name ?? row.clientId;
 
-export function InstanceClientsTable({ clients, query }: { clients: Row[]; query: string }) {
+/** A page of the installation's registrations, listed under the app each belongs to. */
+export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; query: string }) {
   const router = useRouter();
   const notify = useToast();
-  const [rows, setRows] = useState(clients);
+  const [apps, setApps] = useState(initial);
+  /** Applies `change` to each registration; an app left with none on this page is no longer listed. */
+  const setRows = (change: (rows: Row[]) => Row[]) => setApps((current) => current.map((app) => ({ ...app, registrations: change(app.registrations) })).filter((app) => app.registrations.length > 0));
   const [confirming, setConfirming] = useState<Pending | null>(null);
   const [pending, startTransition] = useTransition();
 
@@ -54,63 +61,67 @@ export function InstanceClientsTable({ clients, query }: { clients: Row[]; query
     });
   }
 
-  if (rows.length === 0) return <EmptyState>{query ? 'No client matches this search.' : 'No client has registered yet.'}</EmptyState>;
+  if (apps.length === 0) return <EmptyState>{query ? 'No client matches this search.' : 'No client has registered yet.'}</EmptyState>;
   const target = confirming?.row;
   return (
     <>
-      <DataTable label="Clients of the installation" head={['Client', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Organizations', '']}>
-        {rows.map((row) => (
-          <tr key={row.clientId}>
-            <ClientIdentityCell
-              name={label(row)}
-              registration={row.registration}
-              clientId={row.clientId}
-              badge={
-                row.disabledAt ? (
-                  <span title={`Disabled ${exactTime(row.disabledAt)}${row.disabledBy ? ` by ${row.disabledBy}` : ''}`}>
-                    <Badge tone="bad">Disabled</Badge>
-                  </span>
-                ) : null
-              }
-            />
-            <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
-            <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
-              {relativeTime(row.firstSeenAt)}
-            </td>
-            <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
-            <td className="px-3 py-2 align-top">{row.liveGrants}</td>
-            <td className="px-3 py-2 align-top">
-              {row.orgs.length ? (
-                <ul className="space-y-0.5">
-                  {row.orgs.map((org) => (
-                    <li key={org.slug}>
-                      {org.name} <span className="text-xs text-slate-500">({org.liveGrants})</span>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="text-slate-500">none</span>
-              )}
-            </td>
-            <td className="px-3 py-2 align-top">
-              <div className="flex flex-wrap justify-end gap-2">
-                {row.disabledAt ? (
-                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => enable(row)}>
-                    Enable<span className="sr-only"> {label(row)}</span>
-                  </button>
-                ) : (
-                  <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'disable', row })}>
-                    Disable<span className="sr-only"> {label(row)}</span>
-                  </button>
-                )}
-                <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'delete', row })}>
-                  Delete<span className="sr-only"> {label(row)}</span>
-                </button>
-              </div>
-            </td>
-          </tr>
+      <GroupedDataTable label="Clients of the installation" head={HEAD}>
+        {apps.map((app) => (
+          <AppGroupBody key={app.appId ?? app.registrations[0]!.clientId} app={app} columns={HEAD.length}>
+            {app.registrations.map((row) => (
+              <tr key={row.clientId}>
+                <ClientIdentityCell
+                  name={label(row)}
+                  registration={row.registration}
+                  clientId={row.clientId}
+                  badge={
+                    row.disabledAt ? (
+                      <span title={`Disabled ${exactTime(row.disabledAt)}${row.disabledBy ? ` by ${row.disabledBy}` : ''}`}>
+                        <Badge tone="bad">Disabled</Badge>
+                      </span>
+                    ) : null
+                  }
+                />
+                <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
+                <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
+                  {relativeTime(row.firstSeenAt)}
+                </td>
+                <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
+                <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+                <td className="px-3 py-2 align-top">
+                  {row.orgs.length ? (
+                    <ul className="space-y-0.5">
+                      {row.orgs.map((org) => (
+                        <li key={org.slug}>
+                          {org.name} <span className="text-xs text-slate-500">({org.liveGrants})</span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="text-slate-500">none</span>
+                  )}
+                </td>
+                <td className="px-3 py-2 align-top">
+                  <div className="flex flex-wrap justify-end gap-2">
+                    {row.disabledAt ? (
+                      <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => enable(row)}>
+                        Enable<span className="sr-only"> {label(row)}</span>
+                      </button>
+                    ) : (
+                      <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'disable', row })}>
+                        Disable<span className="sr-only"> {label(row)}</span>
+                      </button>
+                    )}
+                    <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setConfirming({ kind: 'delete', row })}>
+                      Delete<span className="sr-only"> {label(row)}</span>
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </AppGroupBody>
         ))}
-      </DataTable>
+      </GroupedDataTable>
       <ConfirmDialog
         open={confirming !== null}
         title={confirming?.kind === 'delete' ? `Delete ${target ? label(target) : ''}?` : `Disable ${target ? label(target) : ''}?`}

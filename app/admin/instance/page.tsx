@@ -17,17 +17,26 @@ export default async function InstanceClientsPage({ searchParams }: Props) {
   return (
     <div className="space-y-4">
       <PageHeading title="Clients">
-        Every OAuth client of this installation. Disabling one refuses new authorizations and its tokens at their next use; deleting one also revokes every connection.
+        Every OAuth client of this installation, listed under the app it belongs to. Disabling one refuses new authorizations and its tokens at their next use; deleting one also revokes every
+        connection.
       </PageHeading>
       <SearchForm label="Search clients" placeholder="Name or client ID" query={query} />
       <InstanceClientsTable
         key={`${query}|${result.page}`}
         query={query}
-        clients={result.rows.map((row) => ({
-          ...row,
-          firstSeenAt: row.firstSeenAt.toISOString(),
-          lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-          disabledAt: row.disabledAt?.toISOString() ?? null,
+        apps={result.apps.map((app) => ({
+          appId: app.appId,
+          name: app.name,
+          evidence: app.evidence,
+          firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
+          lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
+          registrationCount: app.registrationCount,
+          registrations: app.registrations.map((row) => ({
+            ...row,
+            firstSeenAt: row.firstSeenAt.toISOString(),
+            lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+            disabledAt: row.disabledAt?.toISOString() ?? null,
+          })),
         }))}
       />
       <Pagination base="/admin/instance" query={query} page={result.page} pages={result.pages} total={result.total} noun={['client', 'clients']} />

@@ -3,6 +3,7 @@
 // Gatehouse client row and audit event committed with the provider's Client, and secrets that never
 // leave Gatehouse again after the registration response.
 import { readLimitedBody } from '@/lib/http/body';
+import { appIdentity, assignApp } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
@@ -46,7 +47,7 @@ export async function handleRegistration(request: Request, run: RunProvider, ip:
   const response = await inTransaction(async (tx) => {
     const answer = await run(withBody(request, JSON.stringify(body), 'application/json'));
     if (answer.status !== 201) return answer;
-    const client = (await answer.clone().json()) as { client_id: string; client_name?: string; redirect_uris: string[] };
+    const client = (await answer.clone().json()) as { client_id: string; client_name?: string; redirect_uris: string[] } & Record<string, unknown>;
     await tx.oAuthClient.create({
       data: {
         clientId: client.client_id,
@@ -56,6 +57,8 @@ export async function handleRegistration(request: Request, run: RunProvider, ip:
         registeredIp: ip,
       },
     });
+    // The registration joins its app (Claude's fifth registration is still Claude), in this transaction.
+    await assignApp(client.client_id, appIdentity({ ...client, registration: 'dynamic' }));
     await recordAudit(
       {
         type: 'client.registered',

@@ -6,15 +6,20 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { OrgClientRow } from '@/lib/admin/org-clients';
+import { AppGroupBody, type AppGroupView } from '../../app-group';
 import { ClientIdentityCell, RedirectUrisCell } from '../../client-cells';
-import { Badge, DataTable, EmptyState } from '../../components';
+import { Badge, EmptyState, GroupedDataTable } from '../../components';
 import { decideClientAction } from './actions';
 
 type Row = Omit<OrgClientRow, 'firstSeenAt' | 'lastUsedAt'> & { firstSeenAt: string; lastUsedAt: string | null };
 type Decision = 'approved' | 'blocked' | 'none';
+type App = AppGroupView & { registrations: Row[] };
 
-export function ClientsTable({ org, clients }: { org: string; clients: Row[] }) {
-  const [rows, setRows] = useState(clients);
+const HEAD = ['App', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Decision', ''];
+
+/** The org's registrations, listed under the app each belongs to. Decisions are still made per registration. */
+export function ClientsTable({ org, apps: initial }: { org: string; apps: App[] }) {
+  const [apps, setApps] = useState(initial);
   const [blocking, setBlocking] = useState<Row | null>(null);
   const [pending, startTransition] = useTransition();
   const notify = useToast();
@@ -25,8 +30,13 @@ export function ClientsTable({ org, clients }: { org: string; clients: Row[] }) 
       const outcome = await decideClientAction(org, { clientId: row.clientId, decision });
       setBlocking(null);
       if (!outcome.ok) return notify('error', outcome.error);
-      setRows((current) =>
-        current.map((item) => (item.clientId === row.clientId ? { ...item, decision: decision === 'none' ? null : decision, liveGrants: decision === 'blocked' ? 0 : item.liveGrants } : item)),
+      setApps((current) =>
+        current.map((app) => ({
+          ...app,
+          registrations: app.registrations.map((item) =>
+            item.clientId === row.clientId ? { ...item, decision: decision === 'none' ? null : decision, liveGrants: decision === 'blocked' ? 0 : item.liveGrants } : item,
+          ),
+        })),
       );
       const revoked = outcome.value.revoked;
       notify(
@@ -41,44 +51,48 @@ export function ClientsTable({ org, clients }: { org: string; clients: Row[] }) 
     });
   }
 
-  if (rows.length === 0) return <EmptyState>No app has been connected in this organization yet.</EmptyState>;
+  if (apps.length === 0) return <EmptyState>No app has been connected in this organization yet.</EmptyState>;
   return (
     <>
-      <DataTable label="Clients seen in the organization" head={['App', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Decision', '']}>
-        {rows.map((row) => (
-          <tr key={row.clientId}>
-            <ClientIdentityCell name={row.name} registration={row.registration} clientId={row.clientId} badge={row.disabled ? <Badge tone="bad">Disabled instance-wide</Badge> : null} />
-            <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
-            <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
-              {relativeTime(row.firstSeenAt)}
-            </td>
-            <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
-            <td className="px-3 py-2 align-top">{row.liveGrants}</td>
-            <td className="px-3 py-2 align-top">
-              {row.decision === 'approved' ? <Badge tone="good">Approved</Badge> : row.decision === 'blocked' ? <Badge tone="bad">Blocked</Badge> : <Badge>No decision</Badge>}
-            </td>
-            <td className="px-3 py-2 align-top">
-              <div className="flex flex-wrap justify-end gap-2">
-                {row.decision !== 'approved' ? (
-                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'approved')}>
-                    Approve<span className="sr-only"> {row.name}</span>
-                  </button>
-                ) : null}
-                {row.decision !== 'blocked' ? (
-                  <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setBlocking(row)}>
-                    Block<span className="sr-only"> {row.name}</span>
-                  </button>
-                ) : null}
-                {row.decision ? (
-                  <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'none')}>
-                    Clear<span className="sr-only"> the decision on {row.name}</span>
-                  </button>
-                ) : null}
-              </div>
-            </td>
-          </tr>
+      <GroupedDataTable label="Clients seen in the organization" head={HEAD}>
+        {apps.map((app) => (
+          <AppGroupBody key={app.appId ?? app.registrations[0]!.clientId} app={app} columns={HEAD.length}>
+            {app.registrations.map((row) => (
+              <tr key={row.clientId}>
+                <ClientIdentityCell name={row.name} registration={row.registration} clientId={row.clientId} badge={row.disabled ? <Badge tone="bad">Disabled instance-wide</Badge> : null} />
+                <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
+                <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
+                  {relativeTime(row.firstSeenAt)}
+                </td>
+                <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
+                <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+                <td className="px-3 py-2 align-top">
+                  {row.decision === 'approved' ? <Badge tone="good">Approved</Badge> : row.decision === 'blocked' ? <Badge tone="bad">Blocked</Badge> : <Badge>No decision</Badge>}
+                </td>
+                <td className="px-3 py-2 align-top">
+                  <div className="flex flex-wrap justify-end gap-2">
+                    {row.decision !== 'approved' ? (
+                      <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'approved')}>
+                        Approve<span className="sr-only"> {row.name}</span>
+                      </button>
+                    ) : null}
+                    {row.decision !== 'blocked' ? (
+                      <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setBlocking(row)}>
+                        Block<span className="sr-only"> {row.name}</span>
+                      </button>
+                    ) : null}
+                    {row.decision ? (
+                      <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => decide(row, 'none')}>
+                        Clear<span className="sr-only"> the decision on {row.name}</span>
+                      </button>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </AppGroupBody>
         ))}
-      </DataTable>
+      </GroupedDataTable>
       <ConfirmDialog
         open={blocking !== null}
         title={`Block ${blocking?.name ?? ''}?`}

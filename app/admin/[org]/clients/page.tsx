@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { orgClients, unapprovedConnections } from '@/lib/admin/org-clients';
+import { orgClientApps, unapprovedConnections } from '@/lib/admin/org-clients';
 import { hasPermission } from '@/lib/auth/permissions';
 import { PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
@@ -12,17 +12,25 @@ export const metadata: Metadata = { title: 'Clients · Admin' };
 export default async function OrgClientsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org } = await params;
   const admin = await orgPage(org, '/clients', 'apps:manage');
-  const [clients, unapproved] = await Promise.all([orgClients(admin.org.id), unapprovedConnections(admin.org.id)]);
+  const [apps, unapproved] = await Promise.all([orgClientApps(admin.org.id), unapprovedConnections(admin.org.id)]);
   return (
     <div className="space-y-8">
-      <PageHeading title="Clients">Every app seen in {admin.org.name}: approve the ones you trust, block the others.</PageHeading>
+      <PageHeading title="Clients">Every app seen in {admin.org.name}, with the registrations its users made listed under it: approve the ones you trust, block the others.</PageHeading>
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
       <ClientsTable
         org={admin.org.slug}
-        clients={clients.map((client) => ({
-          ...client,
-          firstSeenAt: client.firstSeenAt.toISOString(),
-          lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
+        apps={apps.map((app) => ({
+          appId: app.appId,
+          name: app.name,
+          evidence: app.evidence,
+          firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
+          lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
+          registrationCount: app.registrationCount,
+          registrations: app.registrations.map((client) => ({
+            ...client,
+            firstSeenAt: client.firstSeenAt.toISOString(),
+            lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
+          })),
         }))}
       />
       {hasPermission(admin, 'clients:register') ? <RegisterClientForm org={admin.org.slug} /> : null}

@@ -1,0 +1,44 @@
+// An app's heading row in the consoles' client tables: what the registrations listed under it share.
+import type { ReactNode } from 'react';
+import { exactTime, relativeTime } from '@/app/components/relative-time';
+
+export type AppGroupView = {
+  appId: string | null;
+  name: string;
+  evidence: string;
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  registrationCount: number;
+};
+
+/** One app: its heading row (a row-group header, so each registration row below is read under it), then its registrations. */
+export function AppGroupBody({ app, columns, children }: { app: AppGroupView; columns: number; children: ReactNode }) {
+  return (
+    <tbody className="divide-y divide-slate-200 border-t-2 border-slate-300">
+      <tr className="bg-slate-50">
+        <th scope="rowgroup" colSpan={columns} className="px-3 py-2 text-left font-normal">
+          <span className="font-semibold">{app.name}</span>
+          <span className="ml-2 text-xs text-slate-600">
+            {app.registrationCount} registration{app.registrationCount === 1 ? '' : 's'}
+          </span>
+          <span className="block text-xs text-slate-600">
+            App grouped by: {app.evidence}
+            {app.firstSeenAt ? (
+              <>
+                {' · first seen '}
+                <span title={exactTime(app.firstSeenAt)}>{relativeTime(app.firstSeenAt)}</span>
+              </>
+            ) : null}
+            {app.lastSeenAt ? (
+              <>
+                {' · last seen '}
+                <span title={exactTime(app.lastSeenAt)}>{relativeTime(app.lastSeenAt)}</span>
+              </>
+            ) : null}
+          </span>
+        </th>
+      </tr>
+      {children}
+    </tbody>
+  );
+}
