@@ -1,6 +1,7 @@
 // An app's heading row in the consoles' client tables: what the registrations listed under it share.
 import type { ReactNode } from 'react';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
+import type { AppGroup } from '@/lib/apps/apps';
 
 export type AppGroupView = {
   appId: string | null;
@@ -10,6 +11,19 @@ export type AppGroupView = {
   lastSeenAt: string | null;
   registrationCount: number;
 };
+
+/** An app group as a client component receives it: dates as ISO strings, each row through `row`. */
+export function appGroupView<Row, ViewRow>(app: AppGroup<Row>, row: (registration: Row) => ViewRow): AppGroupView & { registrations: ViewRow[] } {
+  return {
+    appId: app.appId,
+    name: app.name,
+    evidence: app.evidence,
+    firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
+    lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
+    registrationCount: app.registrationCount,
+    registrations: app.registrations.map(row),
+  };
+}
 
 /** One app: its heading row (a row-group header, so each registration row below is read under it), then its registrations. */
 export function AppGroupBody({ app, columns, children }: { app: AppGroupView; columns: number; children: ReactNode }) {

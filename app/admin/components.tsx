@@ -20,21 +20,9 @@ export function EmptyState({ children }: { children: ReactNode }) {
 /** A table that scrolls sideways on narrow screens rather than squeezing its columns. */
 export function DataTable({ label, head, children }: { label: string; head: string[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="bg-slate-100 text-slate-700">
-          <tr>
-            {head.map((column, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns are fixed for its page, and some have no heading text to key on
-              <th key={index} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">{children}</tbody>
-      </table>
-    </div>
+    <GroupedDataTable label={label} head={head}>
+      <tbody className="divide-y divide-slate-200">{children}</tbody>
+    </GroupedDataTable>
   );
 }
 

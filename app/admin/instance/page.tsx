@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { instanceClients } from '@/lib/admin/instance-clients';
+import { appGroupView } from '../app-group';
 import { PageHeading } from '../components';
 import { instancePage } from '../page-access';
 import { InstanceClientsTable } from './instance-clients-table';
@@ -24,20 +25,14 @@ export default async function InstanceClientsPage({ searchParams }: Props) {
       <InstanceClientsTable
         key={`${query}|${result.page}`}
         query={query}
-        apps={result.apps.map((app) => ({
-          appId: app.appId,
-          name: app.name,
-          evidence: app.evidence,
-          firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
-          lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
-          registrationCount: app.registrationCount,
-          registrations: app.registrations.map((row) => ({
+        apps={result.apps.map((app) =>
+          appGroupView(app, (row) => ({
             ...row,
             firstSeenAt: row.firstSeenAt.toISOString(),
             lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
             disabledAt: row.disabledAt?.toISOString() ?? null,
           })),
-        }))}
+        )}
       />
       <Pagination base="/admin/instance" query={query} page={result.page} pages={result.pages} total={result.total} noun={['client', 'clients']} />
     </div>

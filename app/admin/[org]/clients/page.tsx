@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { orgClientApps, unapprovedConnections } from '@/lib/admin/org-clients';
 import { hasPermission } from '@/lib/auth/permissions';
+import { appGroupView } from '../../app-group';
 import { PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { AppPolicyForm } from './app-policy-form';
@@ -19,19 +20,7 @@ export default async function OrgClientsPage({ params }: { params: Promise<{ org
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
       <ClientsTable
         org={admin.org.slug}
-        apps={apps.map((app) => ({
-          appId: app.appId,
-          name: app.name,
-          evidence: app.evidence,
-          firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
-          lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
-          registrationCount: app.registrationCount,
-          registrations: app.registrations.map((client) => ({
-            ...client,
-            firstSeenAt: client.firstSeenAt.toISOString(),
-            lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
-          })),
-        }))}
+        apps={apps.map((app) => appGroupView(app, (client) => ({ ...client, firstSeenAt: client.firstSeenAt.toISOString(), lastUsedAt: client.lastUsedAt?.toISOString() ?? null })))}
       />
       {hasPermission(admin, 'clients:register') ? <RegisterClientForm org={admin.org.slug} /> : null}
     </div>
