@@ -1,5 +1,6 @@
 // The cells that describe a client the same way in the org and instance consoles.
 import type { ReactNode } from 'react';
+import { exactTime, relativeTime } from '@/app/components/relative-time';
 import type { ClientRegistration } from '@/lib/generated/prisma/enums';
 
 export const REGISTRATION_LABELS: Record<ClientRegistration, string> = {
@@ -28,5 +29,18 @@ export function RedirectUrisCell({ uris, hostname }: { uris: string[]; hostname:
     <td className="px-3 py-2 align-top">
       <ul className="max-w-[18rem] space-y-0.5 font-mono text-xs break-all">{uris.length ? uris.map((uri) => <li key={uri}>{uri}</li>) : <li className="text-slate-500">{hostname ?? '—'}</li>}</ul>
     </td>
+  );
+}
+
+/** A registration's first sight, last use and live connections: the same three columns on both Clients pages. */
+export function UsageCells({ firstSeenAt, lastUsedAt, liveGrants }: { firstSeenAt: string; lastUsedAt: string | null; liveGrants: number }) {
+  return (
+    <>
+      <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(firstSeenAt)}>
+        {relativeTime(firstSeenAt)}
+      </td>
+      <td className="px-3 py-2 align-top whitespace-nowrap">{lastUsedAt ? relativeTime(lastUsedAt) : 'not yet'}</td>
+      <td className="px-3 py-2 align-top">{liveGrants}</td>
+    </>
   );
 }

@@ -3,11 +3,11 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { exactTime, relativeTime } from '@/app/components/relative-time';
+import { exactTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { InstanceClientRow } from '@/lib/admin/instance-clients';
 import { AppGroupBody, type AppGroupView } from '../app-group';
-import { ClientIdentityCell, RedirectUrisCell } from '../client-cells';
+import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../components';
 import { deleteClientAction, disableClientAction, enableClientAction } from './actions';
 
@@ -83,11 +83,7 @@ export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; qu
                   }
                 />
                 <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
-                <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
-                  {relativeTime(row.firstSeenAt)}
-                </td>
-                <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
-                <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+                <UsageCells firstSeenAt={row.firstSeenAt} lastUsedAt={row.lastUsedAt} liveGrants={row.liveGrants} />
                 <td className="px-3 py-2 align-top">
                   {row.orgs.length ? (
                     <ul className="space-y-0.5">

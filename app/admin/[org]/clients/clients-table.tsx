@@ -3,11 +3,10 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { exactTime, relativeTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { OrgClientRow } from '@/lib/admin/org-clients';
 import { AppGroupBody, type AppGroupView } from '../../app-group';
-import { ClientIdentityCell, RedirectUrisCell } from '../../client-cells';
+import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../../components';
 import { decideClientAction } from './actions';
 
@@ -61,11 +60,7 @@ export function ClientsTable({ org, apps: initial }: { org: string; apps: App[] 
               <tr key={row.clientId}>
                 <ClientIdentityCell name={row.name} registration={row.registration} clientId={row.clientId} badge={row.disabled ? <Badge tone="bad">Disabled instance-wide</Badge> : null} />
                 <RedirectUrisCell uris={row.redirectUris} hostname={row.hostname} />
-                <td className="px-3 py-2 align-top whitespace-nowrap" title={exactTime(row.firstSeenAt)}>
-                  {relativeTime(row.firstSeenAt)}
-                </td>
-                <td className="px-3 py-2 align-top whitespace-nowrap">{row.lastUsedAt ? relativeTime(row.lastUsedAt) : 'not yet'}</td>
-                <td className="px-3 py-2 align-top">{row.liveGrants}</td>
+                <UsageCells firstSeenAt={row.firstSeenAt} lastUsedAt={row.lastUsedAt} liveGrants={row.liveGrants} />
                 <td className="px-3 py-2 align-top">
                   {row.decision === 'approved' ? <Badge tone="good">Approved</Badge> : row.decision === 'blocked' ? <Badge tone="bad">Blocked</Badge> : <Badge>No decision</Badge>}
                 </td>
