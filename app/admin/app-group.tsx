@@ -1,11 +1,12 @@
 // An app's heading row in the consoles' client tables: what the registrations listed under it share.
 import type { ReactNode } from 'react';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import type { AppGroup } from '@/lib/apps/apps';
+import type { AppGroup, AppKind } from '@/lib/apps/apps';
 
 export type AppGroupView = {
   appId: string | null;
   name: string;
+  kind: AppKind | null;
   evidence: string;
   firstSeenAt: string | null;
   lastSeenAt: string | null;
@@ -17,6 +18,7 @@ export function appGroupView<Row, ViewRow>(app: AppGroup<Row>, row: (registratio
   return {
     appId: app.appId,
     name: app.name,
+    kind: app.kind,
     evidence: app.evidence,
     firstSeenAt: app.firstSeenAt?.toISOString() ?? null,
     lastSeenAt: app.lastSeenAt?.toISOString() ?? null,
@@ -25,12 +27,15 @@ export function appGroupView<Row, ViewRow>(app: AppGroup<Row>, row: (registratio
   };
 }
 
-/** One app: its heading row (a row-group header, so each registration row below is read under it), then its registrations. */
-export function AppGroupBody({ app, columns, children }: { app: AppGroupView; columns: number; children: ReactNode }) {
+/**
+ * One app: its heading row (a row-group header, so each registration row below is read under it), then its
+ * registrations. `aside` (the decision on the app and its buttons) takes the heading row's last two columns.
+ */
+export function AppGroupBody({ app, columns, aside, children }: { app: AppGroupView; columns: number; aside?: ReactNode; children: ReactNode }) {
   return (
     <tbody className="divide-y divide-slate-200 border-t-2 border-slate-300">
       <tr className="bg-slate-50">
-        <th scope="rowgroup" colSpan={columns} className="px-3 py-2 text-left font-normal">
+        <th scope="rowgroup" colSpan={aside ? columns - 2 : columns} className="px-3 py-2 text-left font-normal">
           <span className="font-semibold">{app.name}</span>
           <span className="ml-2 text-xs text-slate-600">
             {app.registrationCount} registration{app.registrationCount === 1 ? '' : 's'}
@@ -51,6 +56,11 @@ export function AppGroupBody({ app, columns, children }: { app: AppGroupView; co
             ) : null}
           </span>
         </th>
+        {aside ? (
+          <td colSpan={2} className="px-3 py-2 align-top">
+            {aside}
+          </td>
+        ) : null}
       </tr>
       {children}
     </tbody>

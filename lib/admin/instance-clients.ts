@@ -33,7 +33,7 @@ export type InstanceClientRow = {
 };
 
 /** A page of registrations, also grouped under their apps (an app's count is over the whole installation). */
-export type ClientPage = NumberedPage<InstanceClientRow> & { apps: AppGroup<InstanceClientRow>[] };
+export type ClientPage = NumberedPage<InstanceClientRow> & { apps: (AppGroup<InstanceClientRow> & { blockedEverywhere: boolean })[] };
 
 /** One page of clients, newest first, optionally only those whose name or client id contains `query`. */
 export async function instanceClients(query: string, page: number): Promise<ClientPage> {
@@ -84,7 +84,10 @@ export async function instanceClients(query: string, page: number): Promise<Clie
       disabledBy: client.disabledById ? (names.get(client.disabledById) ?? null) : null,
     };
   });
-  const apps = groupByApp(rows, await appSummaries(rows.map((row) => row.appId)));
+  const groups = groupByApp(rows, await appSummaries(rows.map((row) => row.appId)));
+  const blocked = await db().app.findMany({ where: { id: { in: groups.flatMap((group) => (group.appId ? [group.appId] : [])) }, blockedAt: { not: null } }, select: { id: true } });
+  const blockedIds = new Set(blocked.map((app) => app.id));
+  const apps = groups.map((group) => ({ ...group, blockedEverywhere: group.appId !== null && blockedIds.has(group.appId) }));
   return { rows, total, page: current, pages, apps };
 }
 

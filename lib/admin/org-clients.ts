@@ -1,12 +1,14 @@
-// The clients an org has seen (docs/protocol.md §7): approve or block each for the org, the org's app policy, and
-// confidential clients an owner registers by hand.
+// The clients an org has seen (docs/protocol.md §7), under their apps with the org's decisions on them
+// (lib/apps/decisions.ts decides and says what a decision covers), the org's app policy, and confidential
+// clients an owner registers by hand.
 import { randomBytes } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';
-import { type AppGroup, appIdentity, appSummaries, assignApp, groupByApp } from '@/lib/apps/apps';
+import { type AppGroup, appIdentity, appSummaries, assignApp, emptyGroup, groupByApp } from '@/lib/apps/apps';
+import { approveOwnApp, decidedAppIds, type OrgAppStanding, orgAppStandings, unapprovedGrantsWhere } from '@/lib/apps/decisions';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
-import type { AppPolicy, ClientDecision, ClientRegistration } from '@/lib/generated/prisma/enums';
+import type { AppPolicy, ClientRegistration } from '@/lib/generated/prisma/enums';
 import { PrismaAdapter } from '@/lib/oauth/adapter';
 import { redirectHostname, redirectUrisOf } from '@/lib/oauth/clients';
 import { revokeGrantsWhere } from '@/lib/grants/revoke';
@@ -14,7 +16,7 @@ import { oauthProvider } from '@/lib/oauth/provider';
 import { InvalidRegistration } from '@/lib/oauth/errors';
 import { classifyRedirectUri, refuseInvisibleCharacters } from '@/lib/oauth/registration';
 import type { OrgAdmin } from './access';
-import { invalid, notFound } from './errors';
+import { invalid } from './errors';
 
 export type OrgClientRow = {
   clientId: string;
@@ -27,17 +29,15 @@ export type OrgClientRow = {
   firstSeenAt: Date;
   lastUsedAt: Date | null;
   liveGrants: number;
-  decision: ClientDecision | null;
   disabled: boolean;
   ownedByOrg: boolean;
 };
 
-/** Clients with a grant (live or not) in the org, a decision by its admins, or registered by its owner. */
+/** Clients with a grant (live or not) in the org, or registered by its owner. */
 export async function orgClients(orgId: string): Promise<OrgClientRow[]> {
   const clients = await db().oAuthClient.findMany({
-    where: { OR: [{ grants: { some: { orgId } } }, { orgDecisions: { some: { orgId } } }, { ownerOrgId: orgId }] },
+    where: { OR: [{ grants: { some: { orgId } } }, { ownerOrgId: orgId }] },
     include: {
-      orgDecisions: { where: { orgId } },
       grants: { where: { orgId }, select: { revokedAt: true, lastUsedAt: true } },
     },
     orderBy: { firstSeenAt: 'desc' },
@@ -56,23 +56,32 @@ export async function orgClients(orgId: string): Promise<OrgClientRow[]> {
       firstSeenAt: client.firstSeenAt,
       lastUsedAt: lastUsed ? new Date(lastUsed) : null,
       liveGrants: client.grants.filter((grant) => !grant.revokedAt).length,
-      decision: client.orgDecisions[0]?.decision ?? null,
       disabled: Boolean(client.disabledAt),
       ownedByOrg: client.ownerOrgId === orgId,
     };
   });
 }
 
+/** An app on the org's Clients page: its registrations in the org and where it stands there. */
+export type OrgClientApp = AppGroup<OrgClientRow> & {
+  /** null for registrations start-up has not grouped yet: no decision can be made on them until it has. */
+  standing: OrgAppStanding | null;
+  /** Loopback-only apps have no redirect host to match a block on: renaming makes another app. */
+  matchedByNameOnly: boolean;
+};
+
 /**
- * The org's clients grouped under their apps. What an app shows is the org's own: its name is that of
- * the org's newest registration of it, and its count and first and last seen are over the registrations
- * the org has seen — never how many other organizations' people registered it. Only the evidence (the
- * hosts, schemes or document URL every registration of the app shares) comes from the app itself.
+ * The org's clients grouped under their apps, then the apps the org decided on that nobody in it has
+ * registered (blocked or approved ahead). What an app shows is the org's own: its name is that of the
+ * org's newest registration of it, and its count and first and last seen are over the registrations the
+ * org has seen — never how many other organizations' people registered it. Only the evidence (the hosts,
+ * schemes or document URL every registration of the app shares) comes from the app itself.
  */
-export async function orgClientApps(orgId: string): Promise<AppGroup<OrgClientRow>[]> {
+export async function orgClientApps(orgId: string): Promise<OrgClientApp[]> {
   const rows = await orgClients(orgId);
-  const groups = groupByApp(rows, await appSummaries(rows.map((row) => row.appId)));
-  return groups.map((group) => {
+  const decided = await decidedAppIds(orgId);
+  const summaries = await appSummaries([...rows.map((row) => row.appId), ...decided]);
+  const groups: AppGroup<OrgClientRow>[] = groupByApp(rows, summaries).map((group) => {
     const seen = group.registrations.map((row) => row.firstSeenAt.getTime());
     const used = group.registrations.map((row) => Math.max(row.firstSeenAt.getTime(), row.lastUsedAt?.getTime() ?? 0));
     return {
@@ -83,48 +92,21 @@ export async function orgClientApps(orgId: string): Promise<AppGroup<OrgClientRo
       registrationCount: group.registrations.length,
     };
   });
-}
-
-export type DecisionChange = ClientDecision | 'none';
-
-/**
- * Approves or blocks a client for the org, or clears the decision. Blocking also revokes the client's
- * live grants in the org, so a blocked app is cut off at once, not when its tokens expire.
- */
-export async function decideClient(admin: OrgAdmin, clientId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number }> {
-  return inTransaction(async (tx) => {
-    const known = await tx.oAuthClient.findFirst({
-      where: { clientId, OR: [{ grants: { some: { orgId: admin.org.id } } }, { orgDecisions: { some: { orgId: admin.org.id } } }, { ownerOrgId: admin.org.id }] },
-      select: { clientId: true },
-    });
-    if (!known) throw notFound('This app has not been seen in this organization.');
-    const key = { orgId_clientId: { orgId: admin.org.id, clientId } };
-    if (decision === 'none') await tx.orgClientDecision.deleteMany({ where: { orgId: admin.org.id, clientId } });
-    else {
-      const data = { decision, decidedById: admin.personId, decidedAt: new Date() };
-      await tx.orgClientDecision.upsert({ where: key, create: { orgId: admin.org.id, clientId, ...data }, update: data });
-    }
-    const revoked = decision === 'blocked' ? await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip }) : 0;
-    await recordAudit(
-      {
-        type: decision === 'approved' ? 'client.approved' : decision === 'blocked' ? 'client.blocked' : 'client.decision_cleared',
-        orgId: admin.org.id,
-        actorPersonId: admin.personId,
-        clientId,
-        ip,
-        data: { revokedGrants: revoked },
-      },
-      tx,
-    );
-    return { revoked };
-  });
+  const listed = new Set(groups.map((group) => group.appId));
+  for (const summary of summaries) {
+    if (listed.has(summary.id)) continue;
+    groups.push({ ...emptyGroup(summary), registrationCount: 0 });
+  }
+  const standings = await orgAppStandings(
+    orgId,
+    groups.flatMap((group) => (group.appId ? [group.appId] : [])),
+  );
+  return groups.map((group) => ({ ...group, standing: group.appId ? (standings.get(group.appId) ?? null) : null, matchedByNameOnly: group.kind === 'loopback' }));
 }
 
 /** How many live connections a switch to "approved apps only" would end: those of apps not approved. */
 export function unapprovedConnections(orgId: string): Promise<number> {
-  return db().grant.count({
-    where: { orgId, revokedAt: null, client: { orgDecisions: { none: { orgId, decision: 'approved' } } } },
-  });
+  return db().grant.count({ where: unapprovedGrantsWhere(orgId) });
 }
 
 /**
@@ -139,7 +121,7 @@ export async function setAppPolicy(admin: OrgAdmin, policy: AppPolicy, ip: strin
     let revoked = 0;
     if (policy === 'approved') {
       const unapproved = await tx.grant.findMany({
-        where: { orgId: admin.org.id, revokedAt: null, client: { orgDecisions: { none: { orgId: admin.org.id, decision: 'approved' } } } },
+        where: unapprovedGrantsWhere(admin.org.id),
         select: { clientId: true },
         distinct: ['clientId'],
       });
@@ -192,8 +174,8 @@ export async function registerConfidentialClient(admin: OrgAdmin, input: { name:
     await tx.oAuthClient.create({
       data: { clientId, registration: 'admin', name: input.name, hostname: redirectHostname(input.redirectUris), registeredIp: ip, ownerOrgId: admin.org.id },
     });
-    await assignApp(clientId, appIdentity({ client_id: clientId, registration: 'admin', client_name: input.name, redirect_uris: input.redirectUris }));
-    await tx.orgClientDecision.create({ data: { orgId: admin.org.id, clientId, decision: 'approved', decidedById: admin.personId } });
+    const appId = await assignApp(clientId, appIdentity({ client_id: clientId, registration: 'admin', client_name: input.name, redirect_uris: input.redirectUris }));
+    await approveOwnApp(tx, admin.org.id, appId, admin.personId);
     await recordAudit({ type: 'client.registered', orgId: admin.org.id, actorPersonId: admin.personId, clientId, ip, data: { name: input.name, redirectUris: input.redirectUris, via: 'admin' } }, tx);
   });
   return { clientId, clientSecret, name: input.name, redirectUris: input.redirectUris };

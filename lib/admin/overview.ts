@@ -103,9 +103,9 @@ function chart(days: string[], series: Series[], counts: { day: string; key: str
   return { series, rows: [...byDay.values()], totals };
 }
 
-/** Apps first seen in the period that were granted or decided on in this org. */
+/** Registrations first seen in the period that were granted in this org, or that its owner registered. */
 async function clientsNewToOrg(orgId: string, since: Date): Promise<Overview['newClients']> {
-  const where = { firstSeenAt: { gte: since }, OR: [{ grants: { some: { orgId } } }, { orgDecisions: { some: { orgId } } }] };
+  const where = { firstSeenAt: { gte: since }, OR: [{ grants: { some: { orgId } } }, { ownerOrgId: orgId }] };
   const [count, latest] = await Promise.all([
     db().oAuthClient.count({ where }),
     db().oAuthClient.findMany({ where, orderBy: { firstSeenAt: 'desc' }, take: 5, select: { clientId: true, name: true, firstSeenAt: true } }),

@@ -33,7 +33,9 @@ export function assignApp(clientId: string, identity: AppIdentity, now = new Dat
         firstSeenAt: now,
         lastSeenAt: now,
       },
-      update: { lastSeenAt: now },
+      // Marks follow from the key (hosts and schemes are part of it; a document's host is its URL's), so
+      // writing them again changes nothing but apps stored before a kind had marks.
+      update: { lastSeenAt: now, marks: identity.marks },
       select: { id: true },
     });
     const client = await tx.oAuthClient.findUnique({ where: { clientId }, select: { appId: true } });
@@ -98,6 +100,22 @@ export async function assignMissingApps(batch = 200): Promise<number> {
   }
 }
 
+/**
+ * Gives metadata-document apps stored before they had marks (their document's host) their marks, so that
+ * blocks cover them. Idempotent; run at start-up. Returns how many were given marks.
+ */
+export async function markDocumentApps(): Promise<number> {
+  const apps = await db().app.findMany({ where: { kind: 'metadata_document', marks: { isEmpty: true } }, select: { id: true, key: true } });
+  let marked = 0;
+  for (const app of apps) {
+    const { marks } = appIdentity({ registration: 'metadata_document', client_id: app.key.slice('document:'.length) });
+    if (marks.length === 0) continue;
+    await db().app.update({ where: { id: app.id }, data: { marks } });
+    marked += 1;
+  }
+  return marked;
+}
+
 /** How long an app with no registration left is kept: a product that registers again soon stays the same row. */
 export const EMPTY_APP_GRACE_MS = 60 * 60 * 1000;
 
@@ -106,9 +124,11 @@ export const EMPTY_APP_GRACE_MS = 60 * 60 * 1000;
  * they have not been seen for EMPTY_APP_GRACE_MS. Returns how many.
  */
 export async function pruneEmptyApps(now = new Date()): Promise<number> {
-  // Once org decisions and access requests are made on apps, an app that carries one is kept here too:
-  // a block must outlive the registrations it was made on. Add those conditions to this `where`.
-  const removed = await db().app.deleteMany({ where: { clients: { none: {} }, lastSeenAt: { lt: new Date(now.getTime() - EMPTY_APP_GRACE_MS) } } });
+  // An app that carries a decision is kept: a block must outlive the registrations it was made on, and an
+  // approval made ahead of time comes before any registration.
+  const removed = await db().app.deleteMany({
+    where: { clients: { none: {} }, orgDecisions: { none: {} }, blockedAt: null, lastSeenAt: { lt: new Date(now.getTime() - EMPTY_APP_GRACE_MS) } },
+  });
   return removed.count;
 }
 
@@ -160,22 +180,27 @@ export function groupByApp<Row extends { appId: string | null; clientId: string;
     let group = groups.get(groupKey);
     if (!group) {
       group = app
-        ? {
-            appId: app.id,
-            name: app.displayName,
-            kind: app.kind as AppKind,
-            evidence: describeEvidence(app.evidence),
-            firstSeenAt: app.firstSeenAt,
-            lastSeenAt: app.lastSeenAt,
-            registrationCount: app.registrationCount,
-            registrations: [],
-          }
+        ? emptyGroup<Row>(app)
         : { appId: null, name: row.name ?? row.clientId, kind: null, evidence: describeEvidence(null), firstSeenAt: null, lastSeenAt: null, registrationCount: 1, registrations: [] };
       groups.set(groupKey, group);
     }
     group.registrations.push(row);
   }
   return [...groups.values()];
+}
+
+/** An app's group with no registration listed under it yet. */
+export function emptyGroup<Row>(app: AppSummary): AppGroup<Row> {
+  return {
+    appId: app.id,
+    name: app.displayName,
+    kind: app.kind as AppKind,
+    evidence: describeEvidence(app.evidence),
+    firstSeenAt: app.firstSeenAt,
+    lastSeenAt: app.lastSeenAt,
+    registrationCount: app.registrationCount,
+    registrations: [],
+  };
 }
 
 /** The apps `appIds` name, as groupByApp needs them. */

@@ -12,7 +12,8 @@
 // - A loopback-only registration (RFC 8252 §7.3: http://localhost, 127.0.0.1, [::1]) has no host to go
 //   by: it is keyed by client_name plus software_id and client_uri, and can escape a decision by renaming.
 //
-// `marks` are the hosts and schemes an app redirects to, what a block broader than one app matches on.
+// `marks` are the hosts and schemes an app redirects to (a metadata document app: the document's host),
+// what a block broader than one app matches on (decisions.ts).
 // Every field read here comes from an anonymous registrant: anything that is not what it should be is
 // ignored, never thrown on.
 
@@ -29,7 +30,7 @@ export type AppIdentity = {
   key: string;
   kind: AppKind;
   displayName: string;
-  /** `host:<host[:port]>` and `scheme:<scheme>`, sorted; empty for loopback-only and metadata-document apps. */
+  /** `host:<host[:port]>` and `scheme:<scheme>`, sorted (a metadata document's: its own host); empty for loopback-only apps. */
   marks: string[];
   evidence: AppEvidence;
 };
@@ -63,7 +64,9 @@ export function appIdentity(input: RegistrationFacts): AppIdentity {
       key: `document:${clientId}`,
       kind: 'metadata_document',
       displayName: displayed ?? hostOf(clientId) ?? clientId,
-      marks: [],
+      // The document's host is proven (it served the document over https), and it is the same party as
+      // a registration redirecting there: a block on either covers the other.
+      marks: documentMarks(clientId),
       evidence: { kind: 'metadata_document', documentUrl: clientId },
     };
   }
@@ -143,6 +146,12 @@ function displayText(value: unknown): string | null {
 /** The name as compared: "Claude", " claude " and "CLAUDE" are one name (NFKC, then lower case). */
 function comparable(name: string): string {
   return name.normalize('NFKC').toLowerCase();
+}
+
+/** `host:<host[:port]>` of a metadata document URL, spelled as redirect hosts are. */
+function documentMarks(documentUrl: string): string[] {
+  const url = URL.parse(documentUrl);
+  return url?.host ? [`host:${url.host}`] : [];
 }
 
 function hostOf(uri: string): string | null {

@@ -15,7 +15,7 @@ export async function logFacets(orgId: string): Promise<LogFacets> {
       orderBy: { name: 'asc' },
     }),
     db().oAuthClient.findMany({
-      where: { OR: [{ grants: { some: { orgId } } }, { orgDecisions: { some: { orgId } } }, { ownerOrgId: orgId }] },
+      where: { OR: [{ grants: { some: { orgId } } }, { ownerOrgId: orgId }] },
       select: { clientId: true, name: true },
       orderBy: { name: 'asc' },
       take: 500,

@@ -1,5 +1,6 @@
 // Everything one /mcp call needs to know about its caller, in one statement: the access token's row,
-// and the grant, client, person, membership, organization and the org's tool restrictions it leads to.
+// and the grant, client, app, person, membership, organization, the org's tool restrictions and the
+// decisions on the client's app it leads to (a block covers every app sharing a mark: lib/apps/decisions.ts).
 // One round trip instead of the provider's token lookup plus six reads in five (the hot path measured in
 // docs/performance.md), and it reads the same rows every time: nothing here is cached across requests, so a
 // revocation, a deactivation or a role change bites on the very next call, on any instance.
@@ -31,6 +32,18 @@ export type AccessRow = {
   membership_role: string | null;
   membership_status: string | null;
   restricted_tools: string[] | null;
+  /** The name of the client's app (lib/apps). */
+  app_name: string | null;
+  /**
+   * An instance admin's block covering the client's app: '' when it is on the app itself, the name of the
+   * blocked app when the block is on another app sharing a mark with it, null when there is none.
+   */
+  app_blocked_everywhere_by: string | null;
+  /** The same for a block by the grant's org. */
+  app_blocked_in_org_by: string | null;
+  org_app_policy: string | null;
+  /** Whether the grant's org approved the client's app itself (an approval covers only that app). */
+  app_approved: boolean | null;
 };
 
 // Outer joins so that a missing grant, client or membership is a refusal with a reason, not "no row".
@@ -58,10 +71,21 @@ SELECT t.payload          AS token_payload,
        m.role::text       AS membership_role,
        m.status::text     AS membership_status,
        CASE WHEN g.org_id IS NULL THEN NULL
-            ELSE ARRAY(SELECT r.tool_name FROM tool_restrictions r WHERE r.org_id = g.org_id) END AS restricted_tools
+            ELSE ARRAY(SELECT r.tool_name FROM tool_restrictions r WHERE r.org_id = g.org_id) END AS restricted_tools,
+       a.display_name     AS app_name,
+       (SELECT CASE WHEN b.id = a.id THEN '' ELSE b.display_name END FROM apps b
+         WHERE b.blocked_at IS NOT NULL AND (b.id = a.id OR b.marks && a.marks)
+         ORDER BY b.id = a.id DESC, b.blocked_at LIMIT 1) AS app_blocked_everywhere_by,
+       (SELECT CASE WHEN b.id = a.id THEN '' ELSE b.display_name END FROM org_app_decisions d JOIN apps b ON b.id = d.app_id
+         WHERE d.org_id = g.org_id AND d.decision = 'blocked' AND (b.id = a.id OR b.marks && a.marks)
+         ORDER BY b.id = a.id DESC, d.decided_at LIMIT 1) AS app_blocked_in_org_by,
+       o.app_policy::text AS org_app_policy,
+       EXISTS (SELECT 1 FROM org_app_decisions d
+                WHERE d.org_id = g.org_id AND d.app_id = a.id AND d.decision = 'approved') AS app_approved
   FROM oidc_models t
   LEFT JOIN grants g        ON g.id = t.grant_id
   LEFT JOIN clients c       ON c.client_id = g.client_id
+  LEFT JOIN apps a          ON a.id = c.app_id
   LEFT JOIN people p        ON p.id = g.person_id
   LEFT JOIN organizations o ON o.id = g.org_id
   LEFT JOIN memberships m   ON m.org_id = g.org_id AND m.person_id = g.person_id

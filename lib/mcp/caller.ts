@@ -75,6 +75,18 @@ export function callerFrom(row: AccessRow | null, now = Date.now()): Caller {
   if (row.org_plan_status !== 'active') {
     throw new McpError(JSON_RPC.UNAUTHORIZED, `${orgName}'s plan is inactive. An owner of ${orgName} can reactivate it.`, 403, { subject });
   }
+  // Decisions on the app, read with the token like everything else: a block made while this grant was
+  // being approved, or on another app sharing a redirect host, bites here even if no revocation reached it.
+  const appName = row.app_name ?? row.client_name ?? 'This app';
+  if (row.app_blocked_everywhere_by !== null && row.app_blocked_everywhere_by !== undefined) {
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `${appName} is blocked on this Gatehouse by an administrator${blockedVia(row.app_blocked_everywhere_by)}.`, 403, { subject });
+  }
+  if (row.app_blocked_in_org_by !== null && row.app_blocked_in_org_by !== undefined) {
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `${appName} is blocked in ${orgName} by an admin${blockedVia(row.app_blocked_in_org_by)}.`, 403, { subject });
+  }
+  if (row.org_app_policy === 'approved' && !row.app_approved) {
+    throw new McpError(JSON_RPC.UNAUTHORIZED, `${orgName} allows only apps an admin approved, and ${appName} is not one. Ask an admin of ${orgName} to approve it.`, 403, { subject });
+  }
 
   const role = row.membership_role as Role;
   const grantScopes = row.grant_scopes ?? [];
@@ -97,6 +109,11 @@ export function callerFrom(row: AccessRow | null, now = Date.now()): Caller {
     tokenExpiresAt: new Date((payload.exp as number) * 1000),
     grantLastUsedAt: row.grant_last_used_at,
   };
+}
+
+/** Names the blocked app when the block was put on another app sharing a mark ('' when on this one). */
+function blockedVia(blockedApp: string): string {
+  return blockedApp === '' ? '' : ` (it shares a redirect with ${blockedApp}, which is blocked)`;
 }
 
 function isLiveTokenPayload(payload: Record<string, unknown>, row: AccessRow, now: number): boolean {

@@ -40,6 +40,13 @@ export type ConsentOrg = OrgChoice & {
   tools: Record<string, ConsentTool[]>;
 };
 
+/**
+ * Who blocked the app in one org: an admin of the org or an administrator of this Gatehouse (`everywhere`),
+ * by name when that person still exists; `via` names the blocked app when the block was put on another app
+ * this one shares a redirect host or scheme with (lib/apps/decisions.ts).
+ */
+export type BlockedIn = { orgName: string; blockedBy: string | null; everywhere: boolean; via: string | null };
+
 export type ConsentView =
   | { kind: 'expired' }
   | { kind: 'sign-in'; loginPath: string }
@@ -49,8 +56,8 @@ export type ConsentView =
       csrf: string;
       person: { name: string; email: string };
       client: { name: string };
-      /** Every org the person could otherwise use, with the admin who blocked the app there. */
-      blockedIn: { orgName: string; blockedBy: string | null }[];
+      /** Every org the person could otherwise use, with who blocked the app there. */
+      blockedIn: BlockedIn[];
     }
   | {
       kind: 'ask';
@@ -111,7 +118,17 @@ export async function loadConsent(uid: string, cookieHeader: string, returned: R
   // Blocked wherever the person could otherwise connect it: a page that says so and by whom, no question.
   const usable = choices.filter((org) => org.refusal !== 'plan_inactive');
   if (usable.length > 0 && usable.every((org) => org.refusal === 'blocked')) {
-    return { kind: 'blocked', uid, csrf, person: { name: person.name, email: person.email }, client: { name: clientName }, blockedIn: await blockers(clientId, usable) };
+    // The page names the app people recognise, not this one registration of it.
+    const appName = (await db().oAuthClient.findUnique({ where: { clientId }, select: { app: { select: { displayName: true } } } }))?.app?.displayName ?? clientName;
+    const blockedIn = usable.map(
+      (org): BlockedIn => ({
+        orgName: org.name,
+        blockedBy: org.block?.decidedByName ?? null,
+        everywhere: org.block?.everywhere ?? false,
+        via: org.block && org.block.shared.length > 0 ? org.block.appName : null,
+      }),
+    );
+    return { kind: 'blocked', uid, csrf, person: { name: person.name, email: person.email }, client: { name: appName }, blockedIn };
   }
 
   const restrictions = await db().toolRestriction.findMany({ where: { orgId: { in: choices.map((org) => org.orgId) } }, select: { orgId: true, toolName: true } });
@@ -159,20 +176,6 @@ function selectionFrom(returned: ReturnedSelection, offered: McpScope[], orgs: C
   const org = returnedOrg ?? eligible[0] ?? null;
   if (consentErrorMessage(returned.error) === null) return { orgId: org?.orgId ?? null, scopes: org?.usableScopes ?? [] };
   return { orgId: org?.orgId ?? null, scopes: offered.filter((scope) => returned.scopes.includes(scope)) };
-}
-
-/** Who blocked the app in each org (org_client_decisions.decided_by_id); null when that person is gone. */
-async function blockers(clientId: string, orgs: OrgChoice[]): Promise<{ orgName: string; blockedBy: string | null }[]> {
-  const decisions = await db().orgClientDecision.findMany({
-    where: { clientId, decision: 'blocked', orgId: { in: orgs.map((org) => org.orgId) } },
-    select: { orgId: true, decidedById: true },
-  });
-  const deciderIds = decisions.map((row) => row.decidedById).filter((id): id is string => id !== null);
-  const people = await db().person.findMany({ where: { id: { in: deciderIds } }, select: { id: true, name: true } });
-  return orgs.map((org) => {
-    const deciderId = decisions.find((row) => row.orgId === org.orgId)?.decidedById;
-    return { orgName: org.name, blockedBy: people.find((person) => person.id === deciderId)?.name ?? null };
-  });
 }
 
 function evidenceOf(clientId: string, registration: string | undefined): ClientEvidence {

@@ -34,7 +34,8 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
     await db().passwordLink.deleteMany({ where: { expiresAt: { lt: now } } }),
   ];
   const candidates = await db().oAuthClient.findMany({
-    // A client an org admin approved or blocked is kept: the decision must outlive the 24 hours.
+    // Decisions are on apps, which outlive their registrations (lib/apps/apps.ts pruneEmptyApps); a client that
+    // still carries a decision made on it before apps is kept until start-up has moved it onto its app.
     where: { registration: 'dynamic', firstSeenAt: { lt: new Date(now.getTime() - UNUSED_CLIENT_TTL_MS) }, grants: { none: {} }, orgDecisions: { none: {} } },
     select: { clientId: true, appId: true },
     take: 500,

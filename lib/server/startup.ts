@@ -1,7 +1,8 @@
 // What happens once per server process before the first request: configuration, database, demo data.
 import { mcpUrl, reachNote } from '@/lib/connect/clients';
 import { ConfigError, DEFAULT_DEMO_PASSWORD, env, isLoopbackHost } from '@/lib/env';
-import { assignMissingApps } from '@/lib/apps/apps';
+import { assignMissingApps, markDocumentApps } from '@/lib/apps/apps';
+import { moveClientDecisions } from '@/lib/apps/decisions';
 import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
@@ -37,6 +38,10 @@ export async function startGatehouse(): Promise<void> {
     // Clients registered before apps existed (or whose app was removed) get theirs.
     const assigned = await assignMissingApps();
     if (assigned) log(`${assigned} client registration(s) grouped into apps`);
+    await markDocumentApps();
+    // Decisions made on single registrations before apps move onto their apps (block wins).
+    const moved = await moveClientDecisions();
+    if (moved) log(`${moved} decision(s) on client registrations moved onto their apps`);
     await prepareGrantLimiter();
     startSweeper(config.sweepIntervalMs);
     installShutdown();

@@ -65,10 +65,12 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     const row = page
       .getByRole('row')
       .filter({ hasText: 'Shady App' })
-      .filter({ has: page.getByRole('cell') });
+      .filter({ has: page.getByRole('cell'), hasNot: page.getByRole('rowheader') });
     expect(await page.getByRole('rowheader').filter({ hasText: 'Shady App' }).textContent()).toMatch(/Shady App.*1 registration.*App grouped by: redirects to shady\.example/);
     expect(await row.textContent()).toMatch(/Self-registered.*shady\.example\/cb/);
-    await row.getByRole('button', { name: /^Block/ }).click();
+    // Decisions are made on the app, in its heading row.
+    const heading = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Shady App/ }) });
+    await heading.getByRole('button', { name: /^Block/ }).click();
     await page.getByRole('dialog', { name: 'Block Shady App?' }).getByRole('button', { name: 'Block' }).click();
     await toast(page, 'Shady App is blocked; 1 connection ended.');
     await page.context().close();
@@ -131,7 +133,7 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
     const page = await ownerPage('/admin/acme/clients');
     await page
       .getByRole('row')
-      .filter({ hasText: 'Trusted App' })
+      .filter({ has: page.getByRole('rowheader', { name: /Trusted App/ }) })
       .getByRole('button', { name: /^Approve/ })
       .click();
     await toast(page, 'Trusted App is approved.');
@@ -165,9 +167,17 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
       await page
         .getByRole('row')
         .filter({ hasText: 'Acme Reports' })
-        .filter({ has: page.getByRole('cell') })
+        .filter({ has: page.getByRole('cell'), hasNot: page.getByRole('rowheader') })
         .textContent(),
-    ).toMatch(/Registered by an owner.*Approved/);
+    ).toMatch(/Registered by an owner/);
+    // The org approved the app it registered: the decision shows on the app's heading row.
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: /Acme Reports/ }) })
+        .getByTestId('app-decision')
+        .textContent(),
+    ).toMatch(/^Approved/);
     expect(await page.getByRole('rowheader').filter({ hasText: 'Acme Reports' }).textContent()).toMatch(/App grouped by: registered by an admin/);
     await page.context().close();
 

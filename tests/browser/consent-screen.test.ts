@@ -220,7 +220,7 @@ describe.runIf(HAS_CHROMIUM)('the consent screen in Chromium', () => {
     const admin = await ownerConsole('/admin/acme/clients');
     await admin
       .getByRole('row')
-      .filter({ hasText: 'Blocked App' })
+      .filter({ has: admin.getByRole('rowheader', { name: /Blocked App/ }) })
       .getByRole('button', { name: /^Block/ })
       .click();
     await admin.getByRole('dialog', { name: 'Block Blocked App?' }).getByRole('button', { name: 'Block' }).click();

@@ -14,7 +14,7 @@ import { signIn, type CookieJar } from '../helpers/session';
 const ACTIONS = {
   revokeGrant: { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeGrantAction' },
   revokeClient: { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeClientAction' },
-  decideClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'decideClientAction' },
+  decideApp: { file: 'app/admin/[org]/clients/actions.ts', name: 'decideAppAction' },
   setAppPolicy: { file: 'app/admin/[org]/clients/actions.ts', name: 'setAppPolicyAction' },
   registerClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction' },
   setToolRestricted: { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction' },
@@ -36,6 +36,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   let acmeClient: string;
   let globexGrant: string;
   let globexClient: string;
+  let acmeAppId: string;
+  /** The app of a client Globex's owner registered by hand: no other org may decide on it. */
+  let globexOwnAppId: string;
 
   beforeAll(async () => {
     server = await startServer({ database });
@@ -58,6 +61,13 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     ({ server } = await inspectDatabase(server, async (query) => {
       acmeGrant = (await query<{ id: string }>(`SELECT g.id FROM grants g JOIN organizations o ON o.id = g.org_id WHERE o.slug = 'acme'`))[0]!.id;
       globexGrant = (await query<{ id: string }>(`SELECT g.id FROM grants g JOIN organizations o ON o.id = g.org_id WHERE o.slug = 'globex'`))[0]!.id;
+      acmeAppId = (await query<{ app_id: string }>(`SELECT app_id FROM clients WHERE client_id = $1`, [acmeClient]))[0]!.app_id;
+    }));
+    const rivalJar = (await signIn(server.url, 'rival@globex.test', TEST_DEMO_PASSWORD)).jar;
+    const own = await callServerAction(server.url, rivalJar, ACTIONS.registerClient, ['globex', { name: 'Globex Internal', redirectUris: ['https://internal.globex.example/cb'] }], '/admin/globex');
+    expect(own.result).toMatchObject({ ok: true });
+    ({ server } = await inspectDatabase(server, async (query) => {
+      globexOwnAppId = (await query<{ app_id: string }>(`SELECT c.app_id FROM clients c WHERE c.owner_org_id = (SELECT id FROM organizations WHERE slug = 'globex')`))[0]!.app_id;
     }));
     for (const [name, email] of [
       ['member', 'member@acme.test'],
@@ -82,18 +92,18 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   async function state(): Promise<unknown> {
     return inspect(async (query) => ({
       grants: await query(`SELECT id, revoked_at IS NULL AS live FROM grants ORDER BY id`),
-      decisions: await query(`SELECT org_id, client_id, decision::text FROM org_client_decisions ORDER BY org_id, client_id`),
+      decisions: await query(`SELECT org_id, app_id, decision::text FROM org_app_decisions ORDER BY org_id, app_id`),
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
       orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
-      adminEvents: await query(`SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type = 'grant.revoked'`),
+      adminEvents: await query(`SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'app.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type = 'grant.revoked'`),
     }));
   }
 
   const forged = () => ({
     revokeGrant: { grantId: acmeGrant },
     revokeClient: { clientId: acmeClient },
-    decideClient: { clientId: acmeClient, decision: 'blocked' },
+    decideApp: { appId: acmeAppId, decision: 'blocked' },
     setAppPolicy: { policy: 'approved' },
     registerClient: { name: 'Forged', redirectUris: ['https://forged.example/cb'] },
     setToolRestricted: { tool: 'whoami', restricted: true },
@@ -127,7 +137,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     const owner = jars.owner;
     const attempts: [keyof typeof ACTIONS, unknown][] = [
       ['revokeGrant', { grantId: globexGrant }],
-      ['decideClient', { clientId: globexClient, decision: 'blocked' }],
+      // Self-registered apps are the installation's (any org may decide on them); hand-registered ones are their org's.
+      ['decideApp', { appId: globexOwnAppId, decision: 'approved' }],
+      ['decideApp', { appId: 'no-such-app', decision: 'blocked' }],
       ['revokeClient', { clientId: globexClient }],
     ];
     for (const [key, input] of attempts) {
@@ -157,7 +169,8 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       // And so does the rule on invisible characters in what people are shown.
       ['registerClient', ['acme', { name: 'Trusted\u202Eeton', redirectUris: ['https://good.test/cb'] }]],
       ['registerClient', ['acme', { name: 'Trus\u200Bted', redirectUris: ['https://good.test/cb'] }]],
-      ['decideClient', ['acme', { clientId: acmeClient, decision: 'maybe' }]],
+      ['decideApp', ['acme', { appId: acmeAppId, decision: 'maybe' }]],
+      ['decideApp', ['acme', { appId: acmeAppId.repeat(3), decision: 'blocked' }]],
       ['setAppPolicy', ['../globex', { policy: 'approved' }]],
       ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],
       ['revokeGrant', ['acme', null]],

@@ -21,7 +21,7 @@ const UNEXPECTED = 'Something went wrong. Nothing was changed; please try again.
 const ORG_ACTIONS: { file: string; name: string; valid: Record<string, unknown> }[] = [
   { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeGrantAction', valid: { grantId: 'no-such-grant' } },
   { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeClientAction', valid: { clientId: 'no-such-client' } },
-  { file: 'app/admin/[org]/clients/actions.ts', name: 'decideClientAction', valid: { clientId: 'no-such-client', decision: 'blocked' } },
+  { file: 'app/admin/[org]/clients/actions.ts', name: 'decideAppAction', valid: { appId: 'no-such-app', decision: 'blocked' } },
   { file: 'app/admin/[org]/clients/actions.ts', name: 'setAppPolicyAction', valid: { policy: 'open' } },
   { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction', valid: { name: 'Fuzz', redirectUris: ['https://fuzz.example/cb'] } },
   { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction', valid: { tool: 'whoami', restricted: false } },

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, db } from '@/lib/db/client';
+import { appStanding, type Block } from '@/lib/apps/decisions';
 import { lookupAccess, type AccessRow } from '@/lib/mcp/access-lookup';
 import { callerFrom } from '@/lib/mcp/caller';
 import type { Prisma } from '@/lib/generated/prisma/client';
@@ -69,6 +70,22 @@ async function referenceRow(provider: Provider, value: string): Promise<AccessRo
     membership_role: membership?.role ?? null,
     membership_status: membership?.status ?? null,
     restricted_tools: grant ? grant.org.toolRestrictions.map((restriction) => restriction.toolName) : null,
+    ...(await appColumns(grant)),
+  };
+}
+
+/** The decisions on the grant's app, as lib/apps/decisions.ts (Prisma) reads them, in the statement's spelling. */
+async function appColumns(grant: { clientId: string; orgId: string; org: { appPolicy: string } } | null) {
+  if (!grant) return { app_name: null, app_blocked_everywhere_by: null, app_blocked_in_org_by: null, org_app_policy: null, app_approved: false };
+  const standing = await appStanding(grant.clientId, [grant.orgId]);
+  const inOrg = standing.orgs.get(grant.orgId)!;
+  const by = (block: Block | null) => (block === null ? null : block.appId === standing.app?.id ? '' : block.appName);
+  return {
+    app_name: standing.app?.name ?? null,
+    app_blocked_everywhere_by: by(standing.blockedEverywhere),
+    app_blocked_in_org_by: by(inOrg.block),
+    org_app_policy: grant.org.appPolicy,
+    app_approved: inOrg.approved,
   };
 }
 
@@ -259,6 +276,54 @@ describe.each(DATABASES)('the /mcp caller lookup on the %s database', (kind) => 
       () => db().toolRestriction.deleteMany({ where: { orgId } }),
       null,
     );
+    // Decisions on the app: the org's and an instance admin's blocks, on the app itself or on another app
+    // sharing a redirect host with it (written directly: what decideApp also revokes is not the point here).
+    const { appId } = await db().oAuthClient.findUniqueOrThrow({ where: { clientId }, select: { appId: true } });
+    const decision = (app: string, value: 'blocked' | 'approved') => db().orgAppDecision.create({ data: { orgId, appId: app, decision: value } });
+    const undecide = () => db().orgAppDecision.deleteMany({ where: { orgId } });
+    await change(() => decision(appId!, 'blocked'), undecide, 403, /Lookup Test is blocked in .* by an admin\.$/);
+    const sibling = await db().app.create({ data: { key: `redirects:sibling-${randomBytes(4).toString('hex')}`, kind: 'redirects', displayName: 'Sibling', marks: ['host:lookup.example'] } });
+    const stranger = await db().app.create({ data: { key: `redirects:stranger-${randomBytes(4).toString('hex')}`, kind: 'redirects', displayName: 'Stranger', marks: ['host:elsewhere.example'] } });
+    await change(() => decision(sibling.id, 'blocked'), undecide, 403, /shares a redirect with Sibling/);
+    await change(() => decision(stranger.id, 'blocked'), undecide, null);
+    await change(
+      () => db().app.update({ where: { id: sibling.id }, data: { blockedAt: new Date() } }),
+      () => db().app.update({ where: { id: sibling.id }, data: { blockedAt: null } }),
+      403,
+      /blocked on this Gatehouse by an administrator \(it shares a redirect with Sibling/,
+    );
+    await change(
+      () => db().organization.update({ where: { id: orgId }, data: { appPolicy: 'approved' } }),
+      () => db().organization.update({ where: { id: orgId }, data: { appPolicy: 'open' } }),
+      403,
+      /allows only apps an admin approved/,
+    );
+    // Approving the sibling is not approving this app: approvals are narrow.
+    await change(
+      async () => {
+        await db().organization.update({ where: { id: orgId }, data: { appPolicy: 'approved' } });
+        await decision(sibling.id, 'approved');
+      },
+      async () => {
+        await undecide();
+        await db().organization.update({ where: { id: orgId }, data: { appPolicy: 'open' } });
+      },
+      403,
+      /allows only apps an admin approved/,
+    );
+    await change(
+      async () => {
+        await db().organization.update({ where: { id: orgId }, data: { appPolicy: 'approved' } });
+        await decision(appId!, 'approved');
+      },
+      async () => {
+        await undecide();
+        await db().organization.update({ where: { id: orgId }, data: { appPolicy: 'open' } });
+      },
+      null,
+    );
+    await db().app.deleteMany({ where: { id: { in: [sibling.id, stranger.id] } } });
+
     const membership = await db().membership.findUniqueOrThrow({ where: { personId_orgId: { personId, orgId } } });
     await change(
       () => db().membership.delete({ where: { id: membership.id } }),

@@ -42,6 +42,8 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         firstSeenAt: at,
         lastSeenAt: at,
         registrationCount: 1,
+        blockedAt: at,
+        blockedById: person.id,
       },
     });
     const client = await prisma.oAuthClient.create({
@@ -86,6 +88,9 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     });
     const decision = await prisma.orgClientDecision.create({
       data: { orgId: org.id, clientId: client.clientId, decision: 'blocked', decidedById: person.id, decidedAt: at },
+    });
+    const appDecision = await prisma.orgAppDecision.create({
+      data: { orgId: org.id, appId: app.id, decision: 'approved', decidedById: person.id, decidedAt: at },
     });
     const grant = await prisma.grant.create({
       data: {
@@ -160,6 +165,8 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         where: { orgId_clientId: { orgId: org.id, clientId: client.clientId } },
       }),
     ).toEqual(decision);
+    expect(await prisma.orgAppDecision.findUniqueOrThrow({ where: { orgId_appId: { orgId: org.id, appId: app.id } } })).toEqual(appDecision);
+    expect(await prisma.app.count({ where: { blockedAt: { not: null }, orgDecisions: { some: { orgId: org.id } } } })).toBe(1);
     expect(await prisma.grant.findUniqueOrThrow({ where: { id: 'grant-1' } })).toEqual(grant);
     expect(await prisma.oidcModel.findUniqueOrThrow({ where: { model_id: { model: 'AccessToken', id: 'hash-of-token' } } })).toEqual(oidc);
     expect(await prisma.keyMaterial.findUniqueOrThrow({ where: { id: 'key-1' } })).toEqual(key);

@@ -139,16 +139,19 @@ describe('what grouping never does', () => {
 });
 
 describe('metadata documents and hand-registered clients', () => {
-  it('makes a metadata document URL its own app', () => {
+  it('makes a metadata document URL its own app, marked by the host that serves it', () => {
     const app = appIdentity({ client_id: 'https://app.example/client.json', registration: 'metadata_document', client_name: 'App' });
     expect(app).toEqual({
       key: 'document:https://app.example/client.json',
       kind: 'metadata_document',
       displayName: 'App',
-      marks: [],
+      marks: ['host:app.example'],
       evidence: { kind: 'metadata_document', documentUrl: 'https://app.example/client.json' },
     });
     expect(appIdentity({ client_id: 'https://app.example/client.json', registration: 'metadata_document' }).displayName).toBe('app.example');
+    // Spelled as redirect hosts are, so that a block on either covers the other: a port only when not the default.
+    expect(appIdentity({ client_id: 'https://App.Example:443/c.json', registration: 'metadata_document' }).marks).toEqual(['host:app.example']);
+    expect(appIdentity({ client_id: 'https://app.example:8443/c.json', registration: 'metadata_document' }).marks).toEqual(['host:app.example:8443']);
   });
 
   it('makes each admin-registered client its own app, even with the same name and hosts', () => {

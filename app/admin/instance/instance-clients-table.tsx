@@ -9,11 +9,11 @@ import type { InstanceClientRow } from '@/lib/admin/instance-clients';
 import { AppGroupBody, type AppGroupView } from '../app-group';
 import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../components';
-import { deleteClientAction, disableClientAction, enableClientAction } from './actions';
+import { blockAppEverywhereAction, deleteClientAction, disableClientAction, enableClientAction } from './actions';
 
 type Row = Omit<InstanceClientRow, 'firstSeenAt' | 'lastUsedAt' | 'disabledAt'> & { firstSeenAt: string; lastUsedAt: string | null; disabledAt: string | null };
 type Pending = { kind: 'disable' | 'delete'; row: Row };
-type App = AppGroupView & { registrations: Row[] };
+type App = AppGroupView & { registrations: Row[]; blockedEverywhere: boolean };
 
 const HEAD = ['Client', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Organizations', ''];
 
@@ -27,6 +27,7 @@ export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; qu
   /** Applies `change` to each registration; an app left with none on this page is no longer listed. */
   const setRows = (change: (rows: Row[]) => Row[]) => setApps((current) => current.map((app) => ({ ...app, registrations: change(app.registrations) })).filter((app) => app.registrations.length > 0));
   const [confirming, setConfirming] = useState<Pending | null>(null);
+  const [blockingApp, setBlockingApp] = useState<App | null>(null);
   const [pending, startTransition] = useTransition();
 
   function disable(row: Row) {
@@ -61,13 +62,47 @@ export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; qu
     });
   }
 
+  function blockEverywhere(app: App, blocked: boolean) {
+    if (!app.appId) return;
+    const appId = app.appId;
+    startTransition(async () => {
+      const outcome = await blockAppEverywhereAction({ appId, blocked });
+      setBlockingApp(null);
+      if (!outcome.ok) return notify('error', outcome.error);
+      setApps((current) => current.map((item) => (item.appId === appId ? { ...item, blockedEverywhere: blocked } : item)));
+      const revoked = outcome.value.revoked;
+      notify('ok', blocked ? `${app.name} is blocked everywhere${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}.` : `${app.name} is no longer blocked everywhere.`);
+      router.refresh();
+    });
+  }
+
   if (apps.length === 0) return <EmptyState>{query ? 'No client matches this search.' : 'No client has registered yet.'}</EmptyState>;
   const target = confirming?.row;
   return (
     <>
       <GroupedDataTable label="Clients of the installation" head={HEAD}>
         {apps.map((app) => (
-          <AppGroupBody key={app.appId ?? app.registrations[0]!.clientId} app={app} columns={HEAD.length}>
+          <AppGroupBody
+            key={app.appId ?? app.registrations[0]!.clientId}
+            app={app}
+            columns={HEAD.length}
+            aside={
+              app.appId ? (
+                <div className="flex flex-wrap items-start justify-between gap-2" data-testid="app-decision">
+                  {app.blockedEverywhere ? <Badge tone="bad">Blocked everywhere</Badge> : <span />}
+                  {app.blockedEverywhere ? (
+                    <button type="button" disabled={pending} className={buttonClass('secondary', 'sm')} onClick={() => blockEverywhere(app, false)}>
+                      Unblock everywhere<span className="sr-only"> {app.name}</span>
+                    </button>
+                  ) : (
+                    <button type="button" disabled={pending} className={buttonClass('danger-outline', 'sm')} onClick={() => setBlockingApp(app)}>
+                      Block everywhere<span className="sr-only"> {app.name}</span>
+                    </button>
+                  )}
+                </div>
+              ) : null
+            }
+          >
             {app.registrations.map((row) => (
               <tr key={row.clientId}>
                 <ClientIdentityCell
@@ -137,6 +172,23 @@ export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; qu
           </>
         ) : confirming ? (
           <p>Nobody can connect {label(confirming.row)} any more, and its tokens are refused at their next use in every organization. Its connections are kept: enabling it again restores them.</p>
+        ) : null}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={blockingApp !== null}
+        title={`Block ${blockingApp?.name ?? ''} everywhere?`}
+        confirmLabel="Block everywhere"
+        pendingLabel="Blocking…"
+        pending={pending}
+        onConfirm={() => blockingApp && blockEverywhere(blockingApp, true)}
+        onCancel={() => setBlockingApp(null)}
+      >
+        <p>
+          Nobody in any organization will be able to connect {blockingApp?.name} or any app that redirects to the same hosts or schemes ({blockingApp?.evidence}), however many times they register
+          again. Their live connections end at once.
+        </p>
+        {blockingApp?.kind === 'loopback' ? (
+          <p className="mt-2">This app redirects only to the computer it runs on, so it is recognised by its name: a copy registered under another name is not covered.</p>
         ) : null}
       </ConfirmDialog>
     </>

@@ -25,14 +25,15 @@ export default async function InstanceClientsPage({ searchParams }: Props) {
       <InstanceClientsTable
         key={`${query}|${result.page}`}
         query={query}
-        apps={result.apps.map((app) =>
-          appGroupView(app, (row) => ({
+        apps={result.apps.map((app) => ({
+          ...appGroupView(app, (row) => ({
             ...row,
             firstSeenAt: row.firstSeenAt.toISOString(),
             lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
             disabledAt: row.disabledAt?.toISOString() ?? null,
           })),
-        )}
+          blockedEverywhere: app.blockedEverywhere,
+        }))}
       />
       <Pagination base="/admin/instance" query={query} page={result.page} pages={result.pages} total={result.total} noun={['client', 'clients']} />
     </div>

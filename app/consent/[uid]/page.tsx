@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { loadConsent } from '@/lib/oauth/consent';
+import { type BlockedIn, loadConsent } from '@/lib/oauth/consent';
 import { ConsentChoices } from './consent-choices';
 import { SwitchAccountButton } from './switch-account-button';
 
@@ -53,7 +53,7 @@ export default async function ConsentPage({
           </h1>
           <ul data-testid="blocked-by" className="list-disc pl-5 text-slate-700">
             {view.blockedIn.map((org) => (
-              <li key={org.orgName}>{org.blockedBy ? `${org.blockedBy}, an admin of ${org.orgName}, blocked this app there.` : `An admin of ${org.orgName} blocked this app there.`}</li>
+              <li key={org.orgName}>{blockedLine(org)}</li>
             ))}
           </ul>
           <p className="text-sm text-slate-700">It cannot be connected in any of your organizations. If you need it, ask that admin.</p>
@@ -185,4 +185,15 @@ function first(value: string | string[] | undefined): string | null {
 
 function all(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** One org's line on the blocked page: who blocked the app there, and through which app when it was another. */
+function blockedLine(org: BlockedIn): string {
+  const what = org.via ? `${org.via}, which this app shares a redirect with,` : 'this app';
+  if (org.everywhere) {
+    const who = org.blockedBy ? `${org.blockedBy}, an administrator of this Gatehouse,` : 'An administrator of this Gatehouse';
+    return `${who} blocked ${what} everywhere, ${org.orgName} included.`;
+  }
+  const who = org.blockedBy ? `${org.blockedBy}, an admin of ${org.orgName},` : `An admin of ${org.orgName}`;
+  return `${who} blocked ${what} there.`;
 }

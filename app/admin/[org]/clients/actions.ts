@@ -2,12 +2,12 @@
 
 import { z } from 'zod';
 import { orgAction } from '@/lib/admin/action';
-import { decideClient, registerConfidentialClient, setAppPolicy } from '@/lib/admin/org-clients';
+import { registerConfidentialClient, setAppPolicy } from '@/lib/admin/org-clients';
+import { decideApp } from '@/lib/apps/decisions';
 
-export const decideClientAction = orgAction(
-  'apps:manage',
-  z.object({ clientId: z.string().min(1).max(2048), decision: z.enum(['approved', 'blocked', 'none']) }),
-  (admin, { clientId, decision }, { ip }) => decideClient(admin, clientId, decision, ip),
+/** Approve or block an app (every registration of it, and for a block every app sharing a redirect with it), or clear the decision. */
+export const decideAppAction = orgAction('apps:manage', z.object({ appId: z.string().min(1).max(64), decision: z.enum(['approved', 'blocked', 'none']) }), (admin, { appId, decision }, { ip }) =>
+  decideApp(admin, appId, decision, ip),
 );
 
 export const setAppPolicyAction = orgAction('apps:manage', z.object({ policy: z.enum(['open', 'approved']) }), (admin, { policy }, { ip }) => setAppPolicy(admin, policy, ip));

@@ -16,13 +16,27 @@ export default async function OrgClientsPage({ params }: { params: Promise<{ org
   const [apps, unapproved] = await Promise.all([orgClientApps(admin.org.id), unapprovedConnections(admin.org.id)]);
   return (
     <div className="space-y-8">
-      <PageHeading title="Clients">Every app seen in {admin.org.name}, with the registrations its users made listed under it: approve the ones you trust, block the others.</PageHeading>
+      <PageHeading title="Clients">
+        Every app seen in {admin.org.name}, with the registrations its users made listed under it. Decisions are on apps: an approval covers exactly that app, a block covers it and every app that
+        redirects to the same hosts or schemes, including registrations made after it.
+      </PageHeading>
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
       <ClientsTable
         org={admin.org.slug}
-        apps={apps.map((app) => appGroupView(app, (client) => ({ ...client, firstSeenAt: client.firstSeenAt.toISOString(), lastUsedAt: client.lastUsedAt?.toISOString() ?? null })))}
+        apps={apps.map((app) => ({
+          ...appGroupView(app, (client) => ({ ...client, firstSeenAt: client.firstSeenAt.toISOString(), lastUsedAt: client.lastUsedAt?.toISOString() ?? null })),
+          standing: app.standing ? { decision: app.standing.decision, block: withoutTime(app.standing.block), blockedEverywhere: withoutTime(app.standing.blockedEverywhere) } : null,
+          matchedByNameOnly: app.matchedByNameOnly,
+        }))}
       />
       {hasPermission(admin, 'clients:register') ? <RegisterClientForm org={admin.org.slug} /> : null}
     </div>
   );
+}
+
+/** A block as the client table receives it: without its time, which the table does not show. */
+function withoutTime<T extends { decidedAt: Date }>(block: T | null): Omit<T, 'decidedAt'> | null {
+  if (!block) return null;
+  const { decidedAt: _time, ...rest } = block;
+  return rest;
 }
