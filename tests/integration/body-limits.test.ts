@@ -205,6 +205,15 @@ describe.each([DATABASES.at(-1)!])('request bodies past their limit (%s database
     });
     expect(crowded.status).toBe(413);
     expect(await crowded.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('fields') });
+    // The same cap holds for a JSON body: its keys are counted as a form's fields are.
+    const keys = Object.fromEntries([...fields.entries()]);
+    const crowdedJson = await fetchWithin(`${server.url}/api/auth/callback/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(keys),
+    });
+    expect(crowdedJson.status).toBe(413);
+    expect(await crowdedJson.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('fields') });
     const { response } = await signIn(server.url, 'owner@acme.test', TEST_DEMO_PASSWORD);
     expect(response.status).toBe(200);
   });

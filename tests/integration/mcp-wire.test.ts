@@ -135,6 +135,17 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
       const logged = server.output().slice(before);
       expect(logged).not.toMatch(/database unreachable/i);
       expect(logged).not.toMatch(/request failed|oauth: .* failed/);
+      // The call log records each for what it was: the client went away (outcome aborted), never unavailable.
+      // The log is written in the background (every second, and when the server stops): read until all 16 are in.
+      let outcomes: { outcome: string; n: number }[] = [];
+      for (let attempt = 0; attempt < 10; attempt++) {
+        ({ server, result: outcomes } = await inspectDatabase(server, (query) =>
+          query<{ outcome: string; n: number }>(`SELECT outcome, count(*)::int AS n FROM mcp_calls WHERE client_id = $1 GROUP BY outcome ORDER BY outcome`, [aborting.client_id]),
+        ));
+        if (outcomes.reduce((sum, row) => sum + row.n, 0) >= 16) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(outcomes).toEqual([{ outcome: 'aborted', n: 16 }]);
       const after = await postMcp(server.url, abortingToken, rpc('ping'));
       expect(after.status).toBe(200);
       expect(after.body?.result).toEqual({});
