@@ -60,7 +60,6 @@ describe.runIf(HAS_CHROMIUM)('the org admin console', () => {
 
     const page = await ownerPage('/admin/acme/clients');
     await expectAccessible(page, 'admin clients');
-    await screenshot(page, 'admin-clients');
     // The registration's row (data cells), under its app's heading row.
     const row = page
       .getByRole('row')

@@ -40,7 +40,6 @@ describe.runIf(HAS_CHROMIUM)('Instance admin: clients', () => {
     expect(await table.getByRole('rowheader').filter({ hasText: 'Doomed CLI' }).textContent()).toMatch(/Doomed CLI.*1 registration.*redirects to doomed\.example/);
     expect(await row('Doomed CLI').textContent()).toMatch(/Self-registered.*doomed\.example.*Acme/s);
     await expectAccessible(page, 'instance clients');
-    await screenshot(page, 'instance-clients');
 
     await row('Doomed CLI').getByRole('button', { name: 'Disable Doomed CLI' }).click();
     const disableDialog = page.getByRole('dialog', { name: 'Disable Doomed CLI?' });

@@ -189,11 +189,12 @@ function all(value: string | string[] | undefined): string[] {
 
 /** One org's line on the blocked page: who blocked the app there, and through which app when it was another. */
 function blockedLine(org: BlockedIn): string {
-  const what = org.via ? `${org.via}, which this app shares a redirect with,` : 'this app';
+  const what = org.via ?? 'this app';
+  const through = org.via ? ', and this app shares a redirect with it' : '';
   if (org.everywhere) {
     const who = org.blockedBy ? `${org.blockedBy}, an administrator of this Gatehouse,` : 'An administrator of this Gatehouse';
-    return `${who} blocked ${what} everywhere, ${org.orgName} included.`;
+    return `${who} blocked ${what} everywhere, ${org.orgName} included${through}.`;
   }
   const who = org.blockedBy ? `${org.blockedBy}, an admin of ${org.orgName},` : `An admin of ${org.orgName}`;
-  return `${who} blocked ${what} there.`;
+  return `${who} blocked ${what} there${through}.`;
 }
