@@ -4,11 +4,8 @@
 // registration of the product, or a copy under another name with the same redirect, gets the blocked page
 // naming the app and who blocked it; a loopback-only app's block says it can be escaped by renaming; and
 // an instance admin's "Block everywhere" refuses an app in every organization.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { expectAccessible } from '../helpers/accessibility';
 import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { signInOnPage } from '../helpers/consent-browser';
@@ -16,14 +13,12 @@ import { postMcp, rpc } from '../helpers/mcp';
 import { authorizeUrl, connect, pkce, type RegisteredClient, register } from '../helpers/oauth';
 import { screenshot } from '../helpers/screenshots';
 import { TEST_DEMO_PASSWORD } from '../helpers/server';
+import { registrationBody } from '../helpers/registration-fixtures';
 
-type Fixture = { client: string; registration_body: Record<string, unknown> };
-const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as Fixture[];
-const body = (prefix: string) => fixtures.find((fixture) => fixture.client.startsWith(prefix))!.registration_body;
-const CLAUDE_WEB = body('Claude (claude.ai');
-const CLAUDE_DESKTOP = body('Claude Desktop - remote');
-const CURSOR = body('Cursor (desktop');
-const CODEX = body('Codex');
+const CLAUDE_WEB = registrationBody('Claude (claude.ai');
+const CLAUDE_DESKTOP = registrationBody('Claude Desktop - remote');
+const CURSOR = registrationBody('Cursor (desktop');
+const CODEX = registrationBody('Codex');
 
 const owner = { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD };
 const member = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };

@@ -4,10 +4,7 @@
 // against an app that only copies its name; an approval covers exactly the app approved; an instance-wide
 // block refuses the app in every org; decisions made on registrations before apps move onto their apps,
 // the block winning; and what the consent screen and /mcp answer names the app.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { addOrg } from '../helpers/console';
 import { DATABASES } from '../helpers/databases';
 import { inspectDatabase, type Query } from '../helpers/inspect';
@@ -16,14 +13,12 @@ import { authorizeUrl, Browser, connect, openConsent, pkce, register, type Regis
 import { callServerAction } from '../helpers/server-actions';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { signIn, type CookieJar } from '../helpers/session';
+import { registrationBody } from '../helpers/registration-fixtures';
 
-type Fixture = { client: string; registration_body: Record<string, unknown> };
-const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as Fixture[];
-const body = (prefix: string) => fixtures.find((fixture) => fixture.client.startsWith(prefix))!.registration_body;
-const CLAUDE = body('Claude (claude.ai');
-const CURSOR = body('Cursor (desktop');
-const VSCODE = body('VS Code');
-const PROXY = body('Claude Desktop - local');
+const CLAUDE = registrationBody('Claude (claude.ai');
+const CURSOR = registrationBody('Cursor (desktop');
+const VSCODE = registrationBody('VS Code');
+const PROXY = registrationBody('Claude Desktop - local');
 
 const MEMBER = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
 const OWNER = { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD };

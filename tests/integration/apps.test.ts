@@ -2,27 +2,21 @@
 // /oauth/register, form one app each — never one app across two redirect hosts; an RFC 7592 rename moves a
 // registration to the app its new name makes; clients registered before apps existed get theirs at
 // start-up; and the org console's grouped view shows an organization only its own registrations.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { addOrg } from '../helpers/console';
 import { DATABASES } from '../helpers/databases';
 import { inspectDatabase, type Query } from '../helpers/inspect';
 import { connect, register, type RegisteredClient } from '../helpers/oauth';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { signIn } from '../helpers/session';
+import { registrationBody } from '../helpers/registration-fixtures';
 
-type Fixture = { client: string; registration_body: Record<string, unknown> };
-const fixtures = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-client-registrations.json'), 'utf8')) as Fixture[];
-const body = (prefix: string) => fixtures.find((fixture) => fixture.client.startsWith(prefix))!.registration_body;
-
-const CLAUDE = body('Claude (claude.ai');
-const CHATGPT = body('ChatGPT');
-const CURSOR = body('Cursor (desktop');
-const VSCODE = body('VS Code');
-const CODEX = body('Codex');
-const PROXY = body('Claude Desktop - local');
+const CLAUDE = registrationBody('Claude (claude.ai');
+const CHATGPT = registrationBody('ChatGPT');
+const CURSOR = registrationBody('Cursor (desktop');
+const VSCODE = registrationBody('VS Code');
+const CODEX = registrationBody('Codex');
+const PROXY = registrationBody('Claude Desktop - local');
 
 const MEMBER = { email: 'member@acme.test', password: TEST_DEMO_PASSWORD };
 const OWNER = { email: 'owner@acme.test', password: TEST_DEMO_PASSWORD };
