@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientMetadata } from 'oidc-provider';
 import { type AppGroup, appIdentity, appSummaries, assignApp, emptyGroup, groupByApp } from '@/lib/apps/apps';
-import { approveOwnApp, decidedAppIds, type OrgAppStanding, orgAppStandings, unapprovedGrantsWhere } from '@/lib/apps/decisions';
+import { alsoCoveredBy, approveOwnApp, decidedAppIds, type OrgAppStanding, orgAppStandings, unapprovedGrantsWhere } from '@/lib/apps/decisions';
 import { recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
@@ -68,6 +68,8 @@ export type OrgClientApp = AppGroup<OrgClientRow> & {
   standing: OrgAppStanding | null;
   /** Loopback-only apps have no redirect host to match a block on: renaming makes another app. */
   matchedByNameOnly: boolean;
+  /** Other apps of the installation a block on this one would cover too (they share a redirect host or scheme). */
+  alsoCovers: string[];
 };
 
 /**
@@ -97,11 +99,14 @@ export async function orgClientApps(orgId: string): Promise<OrgClientApp[]> {
     if (listed.has(summary.id)) continue;
     groups.push({ ...emptyGroup(summary), registrationCount: 0 });
   }
-  const standings = await orgAppStandings(
-    orgId,
-    groups.flatMap((group) => (group.appId ? [group.appId] : [])),
-  );
-  return groups.map((group) => ({ ...group, standing: group.appId ? (standings.get(group.appId) ?? null) : null, matchedByNameOnly: group.kind === 'loopback' }));
+  const appIds = groups.flatMap((group) => (group.appId ? [group.appId] : []));
+  const [standings, covers] = await Promise.all([orgAppStandings(orgId, appIds), alsoCoveredBy(appIds)]);
+  return groups.map((group) => ({
+    ...group,
+    standing: group.appId ? (standings.get(group.appId) ?? null) : null,
+    matchedByNameOnly: group.kind === 'loopback',
+    alsoCovers: group.appId ? (covers.get(group.appId) ?? []) : [],
+  }));
 }
 
 /** How many live connections a switch to "approved apps only" would end: those of apps not approved. */

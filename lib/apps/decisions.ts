@@ -153,6 +153,28 @@ export async function orgAppStandings(orgId: string, appIds: string[]): Promise<
   );
 }
 
+/**
+ * For each of `appIds`, the other apps of the installation a block on it would also cover (sharing a
+ * mark), by name, at most `limit` each: what the console tells an admin before a block.
+ */
+export async function alsoCoveredBy(appIds: string[], limit = 10): Promise<Map<string, string[]>> {
+  const apps = await db().app.findMany({ where: { id: { in: appIds } }, select: APP_ROW });
+  const marks = [...new Set(apps.flatMap((app) => app.marks))];
+  const sharing = marks.length ? await db().app.findMany({ where: { marks: { hasSome: marks } }, select: APP_ROW, orderBy: { lastSeenAt: 'desc' }, take: 500 }) : [];
+  return new Map(
+    apps.map(
+      (app) =>
+        [
+          app.id,
+          sharing
+            .filter((other) => other.id !== app.id && blockCovers(app, other))
+            .map((other) => other.displayName)
+            .slice(0, limit),
+        ] as const,
+    ),
+  );
+}
+
 /** The apps the org has decided on, whether or not anyone in it registered one yet (approved ahead, or blocked). */
 export async function decidedAppIds(orgId: string): Promise<string[]> {
   const rows = await db().orgAppDecision.findMany({ where: { orgId }, select: { appId: true } });

@@ -61,6 +61,8 @@ describe.runIf(HAS_CHROMIUM)('governance on apps, in Chromium', () => {
     const connections = [await connect(url, await register(url, CLAUDE_WEB), member), await connect(url, await register(url, CLAUDE_DESKTOP), viewer, { scopes: ['mcp:read'] })];
     connections.push(await connect(url, await register(url, CLAUDE_WEB), owner));
     await connect(url, await register(url, CURSOR), member);
+    // Someone elsewhere registered another app redirecting to claude.ai: a block on Claude covers it, and the dialog says so.
+    await register(url, { client_name: 'Claude Labs', redirect_uris: ['https://claude.ai/labs/callback'] });
 
     const admin = await signedIn(owner, '/admin/acme/clients');
     await expectAccessible(admin, 'admin clients with apps');
@@ -72,6 +74,8 @@ describe.runIf(HAS_CHROMIUM)('governance on apps, in Chromium', () => {
     const dialog = admin.getByRole('dialog', { name: 'Block Claude?' });
     expect(await dialog.textContent()).toMatch(/however many times it registers again, and its 3 live connections end at once/);
     expect(await dialog.textContent()).toMatch(/also covers every other app that redirects to the same hosts or private-use schemes \(redirects to claude\.ai\)/);
+    expect(await dialog.textContent()).toMatch(/Apps seen on this Gatehouse that it covers now: Claude Labs\./);
+    expect(await dialog.textContent()).not.toMatch(/covers now:.*Cursor/);
     await dialog.getByRole('button', { name: 'Block' }).click();
     await toast(admin, 'Claude is blocked; 3 connections ended.');
     await claude.getByTestId('app-decision').filter({ hasText: 'Blocked' }).waitFor();

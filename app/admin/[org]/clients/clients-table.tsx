@@ -15,7 +15,7 @@ type Row = Omit<OrgClientRow, 'firstSeenAt' | 'lastUsedAt'> & { firstSeenAt: str
 type Decision = 'approved' | 'blocked' | 'none';
 type Block = Omit<NonNullable<OrgAppStanding['block']>, 'decidedAt'>;
 export type StandingView = { decision: 'approved' | 'blocked' | null; block: Block | null; blockedEverywhere: Block | null };
-type App = AppGroupView & { registrations: Row[]; standing: StandingView | null; matchedByNameOnly: boolean };
+type App = AppGroupView & { registrations: Row[]; standing: StandingView | null; matchedByNameOnly: boolean; alsoCovers: string[] };
 
 const HEAD = ['App', 'Redirect URIs', 'First seen', 'Last used', 'Connections', 'Decision', ''];
 
@@ -158,6 +158,7 @@ export function ClientsTable({ org, apps: initial }: { org: string; apps: App[] 
         ) : (
           <p className="mt-2">The block also covers every other app that redirects to the same hosts or private-use schemes ({blocking?.evidence}).</p>
         )}
+        {blocking?.alsoCovers.length ? <p className="mt-2">Apps seen on this Gatehouse that it covers now: {blocking.alsoCovers.join(', ')}.</p> : null}
       </ConfirmDialog>
     </>
   );

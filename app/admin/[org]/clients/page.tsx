@@ -27,6 +27,7 @@ export default async function OrgClientsPage({ params }: { params: Promise<{ org
           ...appGroupView(app, (client) => ({ ...client, firstSeenAt: client.firstSeenAt.toISOString(), lastUsedAt: client.lastUsedAt?.toISOString() ?? null })),
           standing: app.standing ? { decision: app.standing.decision, block: withoutTime(app.standing.block), blockedEverywhere: withoutTime(app.standing.blockedEverywhere) } : null,
           matchedByNameOnly: app.matchedByNameOnly,
+          alsoCovers: app.alsoCovers,
         }))}
       />
       {hasPermission(admin, 'clients:register') ? <RegisterClientForm org={admin.org.slug} /> : null}
