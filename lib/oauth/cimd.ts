@@ -179,7 +179,10 @@ function fetchProblem(error: errors.OIDCProviderError): { problem: DocumentProbl
   const said = (pattern: RegExp) => causes.some((cause) => pattern.test(cause.message) || pattern.test(cause.name));
   if (said(/TimeoutError|due to timeout/)) return { problem: 'timeout', detail: 'no answer within 2.5 s' };
   if (said(/special-use IP address/)) return { problem: 'private_address', detail: 'its host resolves to a special-use address' };
-  if (said(/response too large/)) return { problem: 'too_large', detail: 'over 5 KiB' };
+  // Over the limit with a Content-Length, the provider says so; without one (chunked), the provider's body
+  // check (oidc-provider 9.13, pinned) cancels the stream it is still reading, which throws that the
+  // stream is locked instead: the same refusal.
+  if (said(/response too large|ReadableStream is locked/)) return { problem: 'too_large', detail: 'over 5 KiB' };
   if (causes.some((cause) => cause instanceof SyntaxError)) return { problem: 'not_json', detail: causes.find((cause) => cause instanceof SyntaxError)!.message };
   if (/unexpected response status/.test(error.error_detail ?? ''))
     return { problem: 'bad_status', detail: `the server answered ${error.error_detail!.replace(/^unexpected response status /, 'HTTP ')}` };
