@@ -19,6 +19,22 @@ export type { AppEvidence, AppIdentity, AppKind } from './identity';
  */
 export function assignApp(clientId: string, identity: AppIdentity, now = new Date()): Promise<string> {
   return inTransaction(async (tx) => {
+    const appId = await ensureApp(identity, now);
+    const client = await tx.oAuthClient.findUnique({ where: { clientId }, select: { appId: true } });
+    if (!client) return appId;
+    if (client.appId !== appId) await tx.oAuthClient.update({ where: { clientId }, data: { appId } });
+    await recountApps(tx, [appId, client.appId]);
+    return appId;
+  });
+}
+
+/**
+ * The app `identity` names, created when it does not exist yet, with no registration pointing to it: an
+ * app approved ahead of time (documents.ts), which the first registration with the same key then joins
+ * through assignApp. Its last-seen time moves on. Joins the caller's transaction. Returns the app's id.
+ */
+export function ensureApp(identity: AppIdentity, now = new Date()): Promise<string> {
+  return inTransaction(async (tx) => {
     // A single INSERT … ON CONFLICT (Prisma's database upsert: one unique field in `where`): two
     // registrations of one product at the same moment (Claude registers twice per connect) meet on the
     // key instead of failing on it.
@@ -38,10 +54,6 @@ export function assignApp(clientId: string, identity: AppIdentity, now = new Dat
       update: { lastSeenAt: now, marks: identity.marks },
       select: { id: true },
     });
-    const client = await tx.oAuthClient.findUnique({ where: { clientId }, select: { appId: true } });
-    if (!client) return app.id;
-    if (client.appId !== app.id) await tx.oAuthClient.update({ where: { clientId }, data: { appId: app.id } });
-    await recountApps(tx, [app.id, client.appId]);
     return app.id;
   });
 }

@@ -126,3 +126,70 @@ function testOrigins(): Set<string> | null {
   }
   return origins;
 }
+
+/** Why a metadata document could not be had (resolveMetadataDocument). */
+export type DocumentProblem = 'off' | 'invalid_url' | 'unreachable' | 'timeout' | 'private_address' | 'too_large' | 'bad_status' | 'not_json' | 'invalid_document' | 'refused';
+
+export type ResolvedDocument = { ok: true; clientId: string; clientName: string | null } | { ok: false; problem: DocumentProblem; detail: string };
+
+/**
+ * Fetches and checks the metadata document at `url` the way a client presenting it as its client_id
+ * meets it: the provider's own resolution (its URL rule, its guarded fetch — no redirects, 2.5 s, 5 KiB,
+ * no private or loopback address — its checks that the document names `url` as its client_id and holds
+ * no secret), then Gatehouse's (allowClient above). Never inside a database transaction: cimdFetch
+ * refuses one. What went wrong is a typed value, for the surface to word.
+ */
+export async function resolveMetadataDocument(provider: Provider, url: string): Promise<ResolvedDocument> {
+  if (!env().cimd) return { ok: false, problem: 'off', detail: 'metadata documents are switched off (CIMD=off)' };
+  const problem = documentUrlProblem(url);
+  if (problem) return { ok: false, problem: 'invalid_url', detail: problem };
+  let client: Awaited<ReturnType<Provider['Client']['find']>>;
+  try {
+    client = await provider.Client.find(url);
+  } catch (error) {
+    if (!(error instanceof errors.OIDCProviderError)) throw error;
+    return { ok: false, ...fetchProblem(error) };
+  }
+  // The provider's URL rule is the last word: a URL it does not take as a document is not one.
+  if (!client) return { ok: false, problem: 'invalid_url', detail: 'it is not a URL a client can be identified by' };
+  if (client.clientId !== url) return { ok: false, problem: 'invalid_document', detail: 'the document does not name this URL as its client_id' };
+  return { ok: true, clientId: client.clientId, clientName: typeof client.clientName === 'string' ? client.clientName : null };
+}
+
+/**
+ * What makes `url` no metadata document URL, in words, before anything is fetched; null when it may be
+ * one. Each is a case the provider's own rule refuses (draft-ietf-oauth-client-id-metadata-document-02
+ * §3: https, no fragment, no user name or password, no dot segments); the provider's rule decides
+ * afterwards, these only say why.
+ */
+function documentUrlProblem(url: string): string | null {
+  if (!/^https:\/\//i.test(url)) return URL.canParse(url) ? 'it must start with https://' : 'it is not a URL';
+  if ([...url].some((char) => char <= ' ' || char === '\\' || char === '\u007f')) return 'it must not contain spaces, backslashes or control characters';
+  if (!URL.canParse(url)) return 'it is not a URL';
+  if (url.includes('#')) return 'it must not have a fragment (#…)';
+  if (/^https:\/\/[^/?#]*@/i.test(url)) return 'it must not carry a user name or password';
+  if (/\/(\.|%2e){1,2}(\/|$|\?)/i.test(url.split('?')[0]!)) return 'it must not contain . or .. path segments';
+  return null;
+}
+
+/** The provider's refusal of a document, sorted: its cause tells a timeout, a private address or a size. */
+function fetchProblem(error: errors.OIDCProviderError): { problem: DocumentProblem; detail: string } {
+  const causes: Error[] = [];
+  for (let cause: unknown = error.cause; cause instanceof Error && causes.length < 5; cause = cause.cause) causes.push(cause);
+  const said = (pattern: RegExp) => causes.some((cause) => pattern.test(cause.message) || pattern.test(cause.name));
+  if (said(/TimeoutError|due to timeout/)) return { problem: 'timeout', detail: 'no answer within 2.5 s' };
+  if (said(/special-use IP address/)) return { problem: 'private_address', detail: 'its host resolves to a special-use address' };
+  // Over the limit with a Content-Length, the provider says so; without one (chunked), the provider's body
+  // check (oidc-provider 9.13, pinned) cancels the stream it is still reading, which throws that the
+  // stream is locked instead: the same refusal.
+  if (said(/response too large|ReadableStream is locked/)) return { problem: 'too_large', detail: 'over 5 KiB' };
+  if (causes.some((cause) => cause instanceof SyntaxError)) return { problem: 'not_json', detail: causes.find((cause) => cause instanceof SyntaxError)!.message };
+  if (/unexpected response status/.test(error.error_detail ?? ''))
+    return { problem: 'bad_status', detail: `the server answered ${error.error_detail!.replace(/^unexpected response status /, 'HTTP ')}` };
+  if (error instanceof errors.InvalidClientMetadata) return { problem: 'invalid_document', detail: error.error_description ?? error.message };
+  if (error.error_description === 'client is not allowed') return { problem: 'refused', detail: 'the client is disabled' };
+  // A network failure: the innermost cause says what (connection refused, host not found, certificate).
+  const innermost = causes.at(-1) as (Error & { code?: unknown }) | undefined;
+  const code = typeof innermost?.code === 'string' ? ` (${innermost.code})` : '';
+  return { problem: 'unreachable', detail: innermost ? `${innermost.message}${code}` : (error.error_description ?? error.message) };
+}

@@ -17,6 +17,7 @@ const ACTIONS = {
   decideApp: { file: 'app/admin/[org]/clients/actions.ts', name: 'decideAppAction' },
   setAppPolicy: { file: 'app/admin/[org]/clients/actions.ts', name: 'setAppPolicyAction' },
   registerClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction' },
+  approveDocument: { file: 'app/admin/[org]/clients/approve/actions.ts', name: 'approveDocumentAction' },
   setToolRestricted: { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction' },
   setPlanStatus: { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction' },
 } as const;
@@ -27,7 +28,7 @@ const ACCOUNT = {
   revokeConnectedApp: { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp' },
 } as const;
 
-const PAGES = ['', '/connected-apps', '/clients', '/members', '/tools', '/plan', '/audit', '/calls'];
+const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/members', '/tools', '/plan', '/audit', '/calls'];
 
 describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
   let server: RunningServer;
@@ -106,6 +107,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     decideApp: { appId: acmeAppId, decision: 'blocked' },
     setAppPolicy: { policy: 'approved' },
     registerClient: { name: 'Forged', redirectUris: ['https://forged.example/cb'] },
+    approveDocument: { url: 'https://forged-document.example/client.json' },
     setToolRestricted: { tool: 'whoami', restricted: true },
     setPlanStatus: { status: 'inactive' },
   });
@@ -171,6 +173,10 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['registerClient', ['acme', { name: 'Trus\u200Bted', redirectUris: ['https://good.test/cb'] }]],
       ['decideApp', ['acme', { appId: acmeAppId, decision: 'maybe' }]],
       ['decideApp', ['acme', { appId: acmeAppId.repeat(3), decision: 'blocked' }]],
+      // A metadata document URL is checked before anything is fetched.
+      ['approveDocument', ['acme', { url: 'http://forged-document.example/client.json' }]],
+      ['approveDocument', ['acme', { url: 'https://user@forged-document.example/client.json' }]],
+      ['approveDocument', ['acme', { url: ['https://forged-document.example/client.json'] }]],
       ['setAppPolicy', ['../globex', { policy: 'approved' }]],
       ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],
       ['revokeGrant', ['acme', null]],

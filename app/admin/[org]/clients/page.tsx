@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { orgClientApps, unapprovedConnections } from '@/lib/admin/org-clients';
 import { hasPermission } from '@/lib/auth/permissions';
 import { appGroupView } from '../../app-group';
-import { PageHeading } from '../../components';
+import { linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { AppPolicyForm } from './app-policy-form';
 import { ClientsTable } from './clients-table';
@@ -21,6 +22,9 @@ export default async function OrgClientsPage({ params }: { params: Promise<{ org
         redirects to the same hosts or schemes, including registrations made after it.
       </PageHeading>
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
+      <Link href={`/admin/${encodeURIComponent(admin.org.slug)}/clients/approve`} className={`${linkClass} block text-sm`}>
+        Approve an app ahead of time
+      </Link>
       <ClientsTable
         org={admin.org.slug}
         apps={apps.map((app) => ({
