@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { closeDatabase, database } from '@/lib/db/client';
 import { migrate } from '@/lib/db/migrate';
 import { env, MIN_SECRET_LENGTH } from '@/lib/env';
+import { resealConnectorCredentials } from '@/lib/connectors/connectors';
+import { inTransaction } from '@/lib/db/transaction';
 import { resealKeys } from '@/lib/oauth/keys';
 import { runCli, UsageError } from './run';
 
@@ -19,7 +21,12 @@ runCli(async () => {
   if (next.length < MIN_SECRET_LENGTH) throw new UsageError(`Set NEW_AUTH_SECRET to the new secret (at least ${MIN_SECRET_LENGTH} characters).`);
   if (next === config.authSecret) throw new UsageError('NEW_AUTH_SECRET is the current AUTH_SECRET.');
   await migrate(config.database, database().pglite);
-  const count = await resealKeys(config.authSecret, next);
+  // One transaction: the keys and the connectors' credentials move to the new secret together, or neither does.
+  const count = await inTransaction(async () => {
+    const keys = await resealKeys(config.authSecret, next);
+    await resealConnectorCredentials(config.authSecret, next);
+    return keys;
+  });
   await closeDatabase();
   if (config.database.kind === 'embedded' && !process.env.AUTH_SECRET) {
     writeFileSync(join(config.dataDir, 'auth-secret'), `${next}\n`, { mode: 0o600 });

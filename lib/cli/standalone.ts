@@ -76,6 +76,7 @@ function bundleCommandLineTools(outdir: string): void {
       migrate: 'lib/cli/migrate.ts',
       'rotate-keys': 'lib/cli/rotate-keys.ts',
       'rotate-secret': 'lib/cli/rotate-secret.ts',
+      connectors: 'lib/cli/connectors.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -121,6 +121,36 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     const key = await prisma.keyMaterial.create({
       data: { id: 'key-1', use: 'signing', algorithm: 'RS256', encrypted: 'sealed', createdAt: at, retiredAt: at },
     });
+    const connector = await prisma.connector.create({
+      data: {
+        slug: 'notes',
+        name: 'Notes',
+        description: 'The notes server',
+        url: 'https://notes.internal/mcp',
+        timeoutMs: 5000,
+        status: 'disabled',
+        credentialSealed: 'sealed',
+        problems: [{ name: 'bad name', problem: 'x' }],
+        lastRefreshedAt: at,
+        lastRefreshError: 'down',
+        createdAt: at,
+      },
+    });
+    const connectorTool = await prisma.connectorTool.create({
+      data: {
+        connectorId: connector.id,
+        upstreamName: 'search',
+        exposedName: 'notes__search',
+        status: 'held',
+        holdReason: 'changed',
+        pinned: { name: 'search' },
+        pinnedHash: 'a'.repeat(64),
+        held: { name: 'search', description: 'new' },
+        heldHash: 'b'.repeat(64),
+        firstSeenAt: at,
+      },
+    });
+    const orgConnector = await prisma.orgConnector.create({ data: { orgId: org.id, connectorId: connector.id, enabledAt: at } });
     const restriction = await prisma.toolRestriction.create({
       data: { orgId: org.id, toolName: 'list_members', createdById: person.id, createdAt: at },
     });
@@ -175,6 +205,9 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         where: { orgId_toolName: { orgId: org.id, toolName: 'list_members' } },
       }),
     ).toEqual(restriction);
+    expect(await prisma.connector.findUniqueOrThrow({ where: { slug: 'notes' } })).toEqual(connector);
+    expect(await prisma.connectorTool.findUniqueOrThrow({ where: { exposedName: 'notes__search' } })).toEqual(connectorTool);
+    expect(await prisma.orgConnector.findUniqueOrThrow({ where: { orgId_connectorId: { orgId: org.id, connectorId: connector.id } } })).toEqual(orgConnector);
     expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: audit.id } })).toEqual(audit);
     expect(await prisma.mcpCall.findUniqueOrThrow({ where: { id: call.id } })).toEqual(call);
     expect(await prisma.signInSession.findUniqueOrThrow({ where: { id: 'session-1' } })).toEqual(signInSession);

@@ -1,0 +1,72 @@
+// Pinned tool definitions (docs/connectors.md, Pinning): what a refresh of a connector's catalog may change
+// by itself and what waits for an instance admin. The definitions present when a connector is added are
+// pinned; later, a tool whose description, schemas or annotations changed, or a tool that is new, is held
+// (left out of tools/list, refused when called) until approved — against an upstream that rewrites a
+// tool's description after people approved it ("rug pull" tool poisoning). A removed tool goes. Pure.
+import { type DefinitionProblem, definitionHash, exposedToolName, isProblem, LIMITS, type ToolDefinition } from './definitions';
+
+/** A tool as stored: the pinned definition's hash, and the definition waiting for approval, if any. */
+export type StoredTool = { name: string; pinnedHash: string | null; heldHash: string | null };
+
+export type CatalogChange = {
+  /** Tools pinned and offered as they are (only when the connector is added). */
+  pin: ToolDefinition[];
+  /** Tools held until approved: new ones, and changed ones (their pinned definition stays on record). */
+  hold: { definition: ToolDefinition; reason: 'new' | 'changed' }[];
+  /** Tools whose held change went back to what is pinned: offered again. */
+  release: string[];
+  /** Tools the upstream no longer lists. */
+  remove: string[];
+  /** Tools that cannot be offered at all, with why (named in the connector's status). */
+  problems: DefinitionProblem[];
+  /** Stored tools whose definition is now one of the problems: held, their pinned definition kept. */
+  withdraw: string[];
+};
+
+/**
+ * What a fetched catalog changes. `initial` is the first read, when the connector is added: everything
+ * valid is pinned. Names are checked against the exposed-name rule with the connector's slug.
+ */
+export function planCatalog(slug: string, stored: StoredTool[], fetched: (ToolDefinition | DefinitionProblem)[], initial: boolean): CatalogChange {
+  const change: CatalogChange = { pin: [], hold: [], release: [], remove: [], problems: [], withdraw: [] };
+  const seen = new Set<string>();
+  const known = new Map(stored.map((tool) => [tool.name, tool]));
+  for (const entry of fetched) {
+    if (isProblem(entry)) {
+      change.problems.push(entry);
+      continue;
+    }
+    if (seen.has(entry.name)) {
+      change.problems.push({ name: entry.name, problem: 'the upstream lists it more than once' });
+      continue;
+    }
+    seen.add(entry.name);
+    if (!exposedToolName(slug, entry.name)) {
+      change.problems.push({ name: entry.name, problem: `"${slug}__${entry.name}" is not a tool name every client accepts (at most 64 of A–Z, a–z, 0–9, _ and -)` });
+      continue;
+    }
+    if (seen.size > LIMITS.toolsPerConnector) {
+      change.problems.push({ name: entry.name, problem: `the connector lists more than ${LIMITS.toolsPerConnector} tools` });
+      continue;
+    }
+    const hash = definitionHash(entry);
+    const before = known.get(entry.name);
+    if (!before) {
+      if (initial) change.pin.push(entry);
+      else change.hold.push({ definition: entry, reason: 'new' });
+    } else if (before.pinnedHash === null) {
+      // Held since it first appeared and never approved: still new, perhaps with another definition now.
+      if (before.heldHash !== hash) change.hold.push({ definition: entry, reason: 'new' });
+    } else if (before.pinnedHash === hash) {
+      if (before.heldHash !== null) change.release.push(entry.name);
+    } else if (before.heldHash !== hash) {
+      change.hold.push({ definition: entry, reason: 'changed' });
+    }
+  }
+  for (const tool of stored) {
+    if (seen.has(tool.name)) continue;
+    if (change.problems.some((problem) => problem.name === tool.name)) change.withdraw.push(tool.name);
+    else change.remove.push(tool.name);
+  }
+  return change;
+}
