@@ -39,6 +39,7 @@ const schema = z
     MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(120),
     MCP_UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(60),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    CONNECTOR_REFRESH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     KEY_RELOAD_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     MCP_ALLOWED_ORIGINS: z
@@ -207,6 +208,12 @@ export const CONFIGURATION: readonly ConfigurationEntry[] = [
     description: 'How often expired records, old call-log rows and clients unused for 24 h are removed (one instance sweeps).',
   },
   {
+    name: 'CONNECTOR_REFRESH_SECONDS',
+    default: '`300`',
+    readBy: 'server',
+    description: "How often connectors' tool catalogs are read again (one instance refreshes); changed and new tools are held until approved.",
+  },
+  {
     name: 'KEY_RELOAD_SECONDS',
     default: '`60`',
     readBy: 'server',
@@ -317,6 +324,7 @@ export type Env = {
   mcpUnauthenticatedRateLimit: number;
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
+  connectorRefreshMs: number;
   /** How often each instance checks the stored keys and picks up a rotation (no restart needed). */
   keyReloadMs: number;
   /** Days the /mcp call log is kept. */
@@ -366,6 +374,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mcpRateLimitPerMinute: raw.MCP_RATE_LIMIT_PER_MINUTE,
     mcpUnauthenticatedRateLimit: raw.MCP_UNAUTHENTICATED_RATE_LIMIT,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
+    connectorRefreshMs: raw.CONNECTOR_REFRESH_SECONDS * 1000,
     keyReloadMs: raw.KEY_RELOAD_SECONDS * 1000,
     callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,
     mcpAllowedOrigins: raw.MCP_ALLOWED_ORIGINS ?? [],

@@ -3,6 +3,7 @@ import { mcpUrl, reachNote } from '@/lib/connect/clients';
 import { ConfigError, DEFAULT_DEMO_PASSWORD, env, isLoopbackHost } from '@/lib/env';
 import { assignMissingApps, markDocumentApps } from '@/lib/apps/apps';
 import { moveClientDecisions } from '@/lib/apps/decisions';
+import { startConnectorRefresher } from '@/lib/connectors/refresher';
 import { database } from '@/lib/db/client';
 import { EmbeddedDatabaseLockedError } from '@/lib/db/embedded';
 import { migrate, MigrationError } from '@/lib/db/migrate';
@@ -44,6 +45,7 @@ export async function startGatehouse(): Promise<void> {
     if (moved) log(`${moved} decision(s) on client registrations moved onto their apps`);
     await prepareGrantLimiter();
     startSweeper(config.sweepIntervalMs);
+    startConnectorRefresher(config.connectorRefreshMs);
     installShutdown();
     log(`ready at ${config.publicUrl}  (sign in at ${config.publicUrl}/login)`);
     // The one address a person gives an MCP client (the home page shows the same, per client).
