@@ -5,7 +5,7 @@
 // Only instance admins' tooling creates connectors: their URLs may point into a private network, and
 // reaching internal servers is the point. A connector is off for every organization until enabled there.
 // Upstream catalogs are read before any transaction opens (upstream.ts); every change is an audit event.
-import { recordAudit } from '@/lib/audit/events';
+import { type AuditEventType, recordAudit } from '@/lib/audit/events';
 import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import { db } from '@/lib/db/client';
 import { inTransaction, type Tx } from '@/lib/db/transaction';
@@ -315,15 +315,7 @@ async function orgsBySlug(slugs: string[], tx: Tx = db()) {
   return orgs;
 }
 
-type ConnectorEvent =
-  | 'connector.added'
-  | 'connector.removed'
-  | 'connector.enabled'
-  | 'connector.disabled'
-  | 'connector.tool_held'
-  | 'connector.tool_released'
-  | 'connector.tool_removed'
-  | 'connector.tool_approved';
+type ConnectorEvent = Extract<AuditEventType, `connector.${string}`>;
 
 function audit(tx: Tx, type: ConnectorEvent, data: Prisma.InputJsonObject, orgId: string | null = null): Promise<void> {
   return recordAudit({ type, orgId, actorPersonId: null, ip: null, data: { ...data, via: 'cli' } }, tx);
