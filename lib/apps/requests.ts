@@ -47,7 +47,7 @@ export type Requester = { id: string; name: string; email: string };
 export function parseNote(raw: string): { ok: true; note: string | null } | { ok: false; refusal: 'note_too_long' | 'note_characters'; message: string } {
   const note = raw.replace(/\r\n?/g, '\n').trim();
   if (note.length > NOTE_MAX_LENGTH) return { ok: false, refusal: 'note_too_long', message: `The note is too long: at most ${NOTE_MAX_LENGTH} characters.` };
-  const found = isStorableText(note) ? invisibleCharacterIn(note.replaceAll('\n', '')) : 'U+0000';
+  const found = isStorableText(note) ? invisibleCharacterIn(note.replaceAll('\n', '')) : 'NUL or broken Unicode';
   if (found) return { ok: false, refusal: 'note_characters', message: `The note must not contain invisible, bidirectional or control characters (found ${found}).` };
   return { ok: true, note: note === '' ? null : note };
 }
