@@ -202,6 +202,10 @@ async function pendingRequest(admin: OrgAdmin, requestId: string, now: Date) {
 export async function approveRequest(admin: OrgAdmin, requestId: string, ip: string, now = new Date()): Promise<{ approved: number }> {
   const answered = await inTransaction(async (tx) => {
     const request = await pendingRequest(admin, requestId, now);
+    // decideApp would replace the org's block on this very app with the approval: a request asked before
+    // the block must not lift it. Unblocking is done on the Apps page, on purpose.
+    const own = await tx.orgAppDecision.findUnique({ where: { orgId_appId: { orgId: admin.org.id, appId: request.appId } }, select: { decision: true } });
+    if (own?.decision === 'blocked') throw conflict(`${request.app.displayName} is blocked in ${admin.org.name}: unblock it on the Apps page first, or decline the request.`);
     await decideApp(admin, request.appId, 'approved', ip);
     const pending = await tx.accessRequest.findMany({
       where: { orgId: admin.org.id, appId: request.appId, status: 'pending' },

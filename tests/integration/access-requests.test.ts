@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/cli/standalone';
 import { addOrg } from '../helpers/console';
@@ -14,7 +15,7 @@ import { DATABASES } from '../helpers/databases';
 import { inspectDatabase, type Query } from '../helpers/inspect';
 import { authorizeUrl, Browser, connect, type ConsentForm, openConsent, pkce, register, type RegisteredClient } from '../helpers/oauth';
 import { callServerAction } from '../helpers/server-actions';
-import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
+import { freePort, startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { signIn, type CookieJar } from '../helpers/session';
 
 type Fixture = { client: string; registration_body: Record<string, unknown> };
@@ -291,9 +292,14 @@ describe.each(DATABASES)('access requests (%s database)', (database) => {
     expect((await ask(browser, form, initechId, 'let me in')).html).toContain('You are not an active member of that organization.');
     expect((await ask(browser, form, 'no-such-org', '')).html).toContain('You are not an active member of that organization.');
     expect((await ask(browser, form, globexId, '')).html).toContain('This app cannot be requested there');
+    // Asked before a block, a request cannot lift it by being approved.
+    expect((await ask(browser, form, acmeId, 'before the block')).html).toContain('Request sent to the admins of Acme');
+    const asked = (await requests()).find((row) => row.note === 'before the block')!;
     expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId: await appIdOf(client), decision: 'blocked' }], '/admin/acme')).result).toMatchObject({ ok: true });
-    expect((await ask(browser, form, acmeId, '')).html).toContain('This app cannot be requested there');
-    expect(await requests()).toEqual(before);
+    expect((await ask(browser, form, acmeId, 'again')).html).toContain('This app cannot be requested there');
+    expect(await answer(APPROVE, owner, 'acme', asked.id)).toEqual({ ok: false, error: 'Blocked Tool is blocked in Acme: unblock it on the Apps page first, or decline the request.' });
+    expect(await requests()).toEqual([...before, asked]);
+    expect((await consentFor(client)).form.disabledOrgIds).toEqual([acmeId]);
   }, 180_000);
 
   it('limits asks per person: past 10 an hour they are refused with a clear message', async () => {
@@ -307,5 +313,81 @@ describe.each(DATABASES)('access requests (%s database)', (database) => {
     // The limit is per person: Max may still ask.
     const { browser: max, form: maxForm } = await consentFor(client);
     expect((await ask(max, maxForm, acmeId, '')).html).toContain('Request sent to the admins of Acme');
+  }, 180_000);
+});
+
+describe('access requests with SMTP configured', () => {
+  let server: RunningServer;
+  let sink: SMTPServer;
+  const received: { to: string[]; text: string }[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    sink = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+        stream.on('end', () => {
+          // Long lines arrive quoted-printable: undo the soft line breaks and escapes.
+          const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+          received.push({ to: session.envelope.rcptTo.map((to) => to.address), text });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => sink.listen(port, '127.0.0.1', resolve));
+    server = await startServer({ database: 'embedded', env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Gatehouse <gatehouse@example.test>' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+  });
+
+  it("emails the org's admins when a member asks, and the member when it is approved, after the change is committed", async () => {
+    const owner = (await signIn(server.url, 'owner@acme.test', TEST_DEMO_PASSWORD)).jar;
+    expect((await callServerAction(server.url, owner, POLICY, ['acme', { policy: 'approved' }], '/admin/acme')).result).toMatchObject({ ok: true });
+    const client = await register(server.url, { client_name: 'Mail Tool', redirect_uris: ['https://mail-tool.example/cb'] });
+    const browser = new Browser(server.url);
+    await browser.signIn(MEMBER.email, MEMBER.password);
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge: pkce().challenge }));
+    // Max is in Acme only, so no organization is offered: the ask form names Acme.
+    const acmeId = /data-testid="ask-admin" data-org="([^"]+)"/.exec(form.html)![1]!;
+    const { response } = await browser.follow(`${server.url}/consent/${form.uid}/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ csrf: form.csrf, organization: acmeId, note: 'For the weekly reports' }).toString(),
+    });
+    expect(visible(await response.text())).toContain('Request sent to the admins of Acme');
+
+    // Owners and admins only: the member and the viewer are not told.
+    const toAdmins = received.splice(0);
+    expect(toAdmins.flatMap((mail) => mail.to)).toContain('owner@acme.test');
+    expect(toAdmins.flatMap((mail) => mail.to)).not.toContain(MEMBER.email);
+    expect(toAdmins.flatMap((mail) => mail.to)).not.toContain(VIEWER.email);
+    expect(toAdmins[0]!.text).toContain('Subject: An app waits for your approval in Gatehouse');
+    expect(toAdmins[0]!.text).toContain('Max Member (member@acme.test) asks the admins of Acme to approve Mail Tool');
+    expect(toAdmins[0]!.text).toContain('For the weekly reports');
+    expect(toAdmins[0]!.text).toContain(`${server.url}/admin/acme/clients/requests`);
+    // Asking again only replaces the note: nobody is emailed twice.
+    await browser.follow(`${server.url}/consent/${form.uid}/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ csrf: form.csrf, organization: acmeId, note: 'Updated' }).toString(),
+    });
+    expect(received).toHaveLength(0);
+
+    const requestId = await inspectDatabase(server, async (query) => (await query<{ id: string }>(`SELECT id FROM access_requests`))[0]!.id).then(({ result, server: next }) => {
+      server = next;
+      return result;
+    });
+    const approved = await callServerAction(server.url, owner, APPROVE, ['acme', { requestId }], '/admin/acme/clients/requests');
+    expect(approved.result).toEqual({ ok: true, value: { approved: 1 } });
+    expect(received.map((mail) => mail.to)).toEqual([[MEMBER.email]]);
+    expect(received[0]!.text).toContain('Subject: Your access request was approved in Gatehouse');
+    expect(received[0]!.text).toContain('Olivia Owner, an admin of Acme, approved Mail Tool. Connect it again from the app');
+    expect(received[0]!.text).toContain(`Gatehouse: ${server.url}/`);
+    expect(server.output()).not.toContain('could not email');
   }, 180_000);
 });
