@@ -137,9 +137,10 @@ export const EMPTY_APP_GRACE_MS = 60 * 60 * 1000;
  */
 export async function pruneEmptyApps(now = new Date()): Promise<number> {
   // An app that carries a decision is kept: a block must outlive the registrations it was made on, and an
-  // approval made ahead of time comes before any registration.
+  // approval made ahead of time comes before any registration. So is one people asked for (requests.ts):
+  // the request, and its history, name the app.
   const removed = await db().app.deleteMany({
-    where: { clients: { none: {} }, orgDecisions: { none: {} }, blockedAt: null, lastSeenAt: { lt: new Date(now.getTime() - EMPTY_APP_GRACE_MS) } },
+    where: { clients: { none: {} }, orgDecisions: { none: {} }, accessRequests: { none: {} }, blockedAt: null, lastSeenAt: { lt: new Date(now.getTime() - EMPTY_APP_GRACE_MS) } },
   });
   return removed.count;
 }

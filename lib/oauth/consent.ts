@@ -14,7 +14,9 @@ import { nodePair } from './bridge';
 import { clientRecord, ensureClientRecord } from './clients';
 import { consentErrorMessage, consentErrorPage, type ConsentErrorCode } from './consent-errors';
 import { orgChoicesFor, type OrgChoice } from './eligibility';
+import { NOTE_MAX_LENGTH, pendingRequestsOf, requestAccess, type AskRefusal } from '@/lib/apps/requests';
 import { approveGrant } from '@/lib/grants/approve';
+import { ownValue } from '@/lib/own-keys';
 import { toolsAvailableTo } from '@/lib/mcp/gates';
 import { LIFETIMES, oauthProvider } from './provider';
 import { mcpResource, resourceParameter } from './resource';
@@ -46,6 +48,20 @@ export type ConsentOrg = OrgChoice & {
  * this one shares a redirect host or scheme with (lib/apps/decisions.ts).
  */
 export type BlockedIn = { orgName: string; blockedBy: string | null; everywhere: boolean; via: string | null };
+
+/**
+ * An org whose "approved apps only" policy refuses the app, where the person may ask its admins to approve
+ * it (lib/apps/requests.ts): whether they already asked, and how the last ask went.
+ */
+export type AskableOrg = {
+  orgId: string;
+  name: string;
+  pending: { askedAt: Date; expiresAt: Date } | null;
+  /** True right after this person's ask was taken (the handler's redirect says so). */
+  justAsked: boolean;
+  /** Why the last ask was refused, in words. */
+  error: string | null;
+};
 
 export type ConsentView =
   | { kind: 'expired' }
@@ -80,6 +96,8 @@ export type ConsentView =
       /** An access token's lifetime, which is all a client without refresh tokens gets. */
       accessHours: number;
       error: string | null;
+      /** Orgs where the person can ask an admin to approve the app instead (docs/protocol.md §5). */
+      askable: AskableOrg[];
     };
 
 /** The key of a set of ticked scopes in `ConsentOrg.tools`: the scopes in the order offered, space-separated. */
@@ -92,7 +110,16 @@ export function scopeKey(offered: readonly McpScope[], ticked: readonly McpScope
  * screen keeps what was picked and ticked. Anyone can write a URL: `selectionFrom` keeps only scopes the
  * interaction offered and an org the person may pick, and ignores the rest.
  */
-export type ReturnedSelection = { error: string | null; org: string | null; scopes: string[] };
+export type ReturnedSelection = { error: string | null; org: string | null; scopes: string[]; asked?: string | null; askError?: string | null };
+
+/** What the page says when an ask was refused, by the code the ask handler sends back in the URL. */
+const ASK_MESSAGES: Record<AskRefusal, string> = {
+  not_member: 'You are not an active member of that organization.',
+  not_askable: 'This app cannot be requested there: it was approved or blocked meanwhile, or the organization changed its policy. Open this page again from the app.',
+  note_too_long: `Your request was not sent: the note is too long (at most ${NOTE_MAX_LENGTH} characters).`,
+  note_characters: 'Your request was not sent: the note must not contain invisible, bidirectional or control characters.',
+  rate_limited: 'Your request was not sent: you have asked too often in the last hour. Try again later.',
+};
 
 export async function loadConsent(uid: string, cookieHeader: string, returned: ReturnedSelection): Promise<ConsentView> {
   const provider = await oauthProvider();
@@ -141,10 +168,29 @@ export async function loadConsent(uid: string, cookieHeader: string, returned: R
     return { ...org, canRunTools: roleCan(org.role, 'tool:execute'), usableScopes, tools };
   });
 
+  // Where the policy is all that refuses the app, the person can ask instead of being turned away.
+  const notApproved = choices.filter((org) => org.refusal === 'not_approved');
+  const pending = await pendingRequestsOf(
+    person.id,
+    clientId,
+    notApproved.map((org) => org.orgId),
+  );
+  const askError = returned.askError ? (ownValue(ASK_MESSAGES, returned.askError) ?? null) : null;
+  const askable = notApproved.map(
+    (org): AskableOrg => ({
+      orgId: org.orgId,
+      name: org.name,
+      pending: pending.get(org.orgId) ?? null,
+      justAsked: returned.asked === org.orgId && pending.has(org.orgId),
+      error: returned.org === org.orgId ? askError : null,
+    }),
+  );
+
   return {
     kind: 'ask',
     uid,
     csrf,
+    askable,
     person: { name: person.name, email: person.email },
     client: {
       name: clientName,
@@ -161,7 +207,8 @@ export async function loadConsent(uid: string, cookieHeader: string, returned: R
     inactivityDays: Math.round(LIFETIMES.RefreshToken / (24 * 60 * 60)),
     refreshes: client.grantTypeAllowed('refresh_token'),
     accessHours: Math.round(LIFETIMES.AccessToken / (60 * 60)),
-    error: consentErrorMessage(returned.error),
+    // A refused ask for an org that offers no ask form (approved or blocked meanwhile, not the person's) is said at the top.
+    error: consentErrorMessage(returned.error) ?? (askError && !askable.some((org) => org.orgId === returned.org) ? askError : null),
   };
 }
 
@@ -279,6 +326,46 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
   }
   const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
   return Response.redirect(returnTo, 303);
+}
+
+/**
+ * Handles "Ask an admin of <org>" (docs/protocol.md §5): the person asks an org whose "approved apps only"
+ * policy refuses the app to approve it (lib/apps/requests.ts). Guarded like the decision form: the
+ * Origin, the size of the body, the form token bound to this request and this person, and the live
+ * interaction of this browser. Answers with a redirect back to the consent screen, which then says that
+ * the request was sent, or why not.
+ */
+export async function askForAccess(request: Request, uid: string): Promise<Response> {
+  const { publicUrl } = env();
+  if (request.headers.get('origin') !== new URL(publicUrl).origin) {
+    return consentErrorPage(403, 'This form must be sent from the Gatehouse consent page.');
+  }
+  const consentPath = `${publicUrl}/consent/${encodeURIComponent(uid)}`;
+  const personId = await signedInPersonId(request.headers);
+  if (!personId) return Response.redirect(consentPath, 303);
+  const person = await db().person.findUnique({ where: { id: personId }, select: { id: true, name: true, email: true, disabledAt: true } });
+  if (!person || person.disabledAt) return Response.redirect(consentPath, 303);
+  // The token, the org and a note of at most 500 characters (each up to 12 bytes percent-encoded).
+  const text = await readLimitedBody(request, 16 * 1024);
+  if (text === null || countFormFields(text) > 8) return consentErrorPage(413, 'The request form is too large.');
+  const form = new URLSearchParams(text);
+  if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
+    return consentErrorPage(403, 'This consent form expired or was not issued to you. Start again from the app.');
+  }
+  const provider = await oauthProvider();
+  const ip = clientAddress(request.headers);
+  const { req, res } = nodePair(request, { publicUrl, clientAddress: ip });
+  let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+  try {
+    details = await provider.interactionDetails(req, res);
+  } catch {
+    return Response.redirect(consentPath, 303); // expired, or started in another browser: the page says so
+  }
+  if (details.uid !== uid) return Response.redirect(consentPath, 303);
+  const orgId = String(form.get('organization') ?? '').slice(0, 64);
+  const result = await requestAccess(person, orgId, String(details.params.client_id), String(form.get('note') ?? ''), ip);
+  const query = result.ok ? new URLSearchParams({ asked: orgId }) : new URLSearchParams({ ask_error: result.refusal, org: orgId });
+  return Response.redirect(`${consentPath}?${query.toString()}`, 303);
 }
 
 function csrfToken(uid: string, personId: string): string {

@@ -117,6 +117,15 @@ export function refuseInvisibleCharacters(metadata: Record<string, unknown>): vo
   }
 }
 
+/**
+ * The first invisible or control character of `text` as `U+XXXX`, or null: the same rule for other text
+ * people are shown next to an app (an access request's note, lib/apps/requests.ts).
+ */
+export function invisibleCharacterIn(text: string): string | null {
+  const found = findInvisible(text);
+  return found === null ? null : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** `text` with each invisible or control character written as its escape, so that a message shows it. */
 function visibly(text: string): string {
   return text.replace(new RegExp(INVISIBLE_OR_CONTROL.source, 'gu'), (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);

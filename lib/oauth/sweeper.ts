@@ -4,12 +4,14 @@
 // - dynamically registered clients that got no grant within 24 h of registering (abandoned or abusive
 //   registrations), with their registration access tokens; the client then gets invalid_client and
 //   registers again;
-// - apps no registration points to any more (lib/apps/apps.ts pruneEmptyApps).
+// - apps no registration points to any more (lib/apps/apps.ts pruneEmptyApps);
+// - pending access requests past their 30 days, marked expired (lib/apps/requests.ts expireRequests).
 // Every instance has the timer, but only one sweeps: the one holding the sweeper's advisory lock on a
 // shared PostgreSQL (see leader-lock.ts), so N instances sweep once per period, not N times. Should two
 // ever overlap (a holder's connection lost mid-sweep), the deletions are idempotent and a client's deletion
 // is audited by the one instance whose DELETE actually removed it. Each sweep is logged with its counts.
 import { pruneEmptyApps, recountApps } from '@/lib/apps/apps';
+import { expireRequests } from '@/lib/apps/requests';
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
 import { db, outsideTransaction } from '@/lib/db/client';
@@ -24,7 +26,7 @@ export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** `pg_try_advisory_lock` key for "this instance is the sweeper" (any 64-bit number unique to Gatehouse). */
 export const SWEEPER_LOCK_KEY = 7_146_237_883_512_902;
 
-export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number; prunedApps: number };
+export type SweepResult = { expiredRows: number; deletedClients: string[]; prunedCalls: number; prunedApps: number; expiredRequests: number };
 
 export async function sweep(now = new Date()): Promise<SweepResult> {
   const expired = [
@@ -53,9 +55,10 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
     });
     if (deleted) deletedClients.push(clientId);
   }
+  const expiredRequests = await expireRequests(now);
   const prunedApps = await pruneEmptyApps(now);
   const prunedCalls = await pruneCallLog(env().callLogRetentionDays);
-  return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls, prunedApps };
+  return { expiredRows: expired.reduce((sum, { count }) => sum + count, 0), deletedClients, prunedCalls, prunedApps, expiredRequests };
 }
 
 /**
@@ -83,7 +86,7 @@ function scheduleSweeps(intervalMs: number): NodeJS.Timeout {
       }
       const result = await sweep();
       console.log(
-        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedApps} empty app(s), ${result.prunedCalls} call log row(s)`,
+        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedApps} empty app(s), ${result.prunedCalls} call log row(s), ${result.expiredRequests} access request(s) expired`,
       );
     } catch (error) {
       console.error('gatehouse: sweep failed', (error as Error).message);

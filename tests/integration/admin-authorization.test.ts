@@ -18,6 +18,8 @@ const ACTIONS = {
   setAppPolicy: { file: 'app/admin/[org]/clients/actions.ts', name: 'setAppPolicyAction' },
   registerClient: { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction' },
   approveDocument: { file: 'app/admin/[org]/clients/approve/actions.ts', name: 'approveDocumentAction' },
+  approveRequest: { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'approveRequestAction' },
+  declineRequest: { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'declineRequestAction' },
   setToolRestricted: { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction' },
   setPlanStatus: { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction' },
 } as const;
@@ -28,7 +30,7 @@ const ACCOUNT = {
   revokeConnectedApp: { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp' },
 } as const;
 
-const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/members', '/tools', '/plan', '/audit', '/calls'];
+const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/clients/requests', '/members', '/tools', '/plan', '/audit', '/calls'];
 
 describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
   let server: RunningServer;
@@ -40,6 +42,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   let acmeAppId: string;
   /** The app of a client Globex's owner registered by hand: no other org may decide on it. */
   let globexOwnAppId: string;
+  /** A member's pending request in Acme, and one in Globex, written straight into the database. */
+  let acmeRequest: string;
+  let globexRequest: string;
 
   beforeAll(async () => {
     server = await startServer({ database });
@@ -69,6 +74,17 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect(own.result).toMatchObject({ ok: true });
     ({ server } = await inspectDatabase(server, async (query) => {
       globexOwnAppId = (await query<{ app_id: string }>(`SELECT c.app_id FROM clients c WHERE c.owner_org_id = (SELECT id FROM organizations WHERE slug = 'globex')`))[0]!.app_id;
+      const ask = async (org: string, email: string) =>
+        (
+          await query<{ id: string }>(
+            `INSERT INTO access_requests (id, org_id, app_id, person_id, note, updated_at, expires_at)
+             SELECT gen_random_uuid()::text, o.id, $3, p.id, 'please', now(), now() + interval '30 days' FROM organizations o, people p WHERE o.slug = $1 AND p.email = $2
+             RETURNING id`,
+            [org, email, acmeAppId],
+          )
+        )[0]!.id;
+      acmeRequest = await ask('acme', 'member@acme.test');
+      globexRequest = await ask('globex', 'rival@globex.test');
     }));
     for (const [name, email] of [
       ['member', 'member@acme.test'],
@@ -97,7 +113,10 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
       orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
-      adminEvents: await query(`SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'app.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type = 'grant.revoked'`),
+      requests: await query(`SELECT id, status::text, note, decided_by_id FROM access_requests ORDER BY id`),
+      adminEvents: await query(
+        `SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'app.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type LIKE 'access_request.%' OR type = 'grant.revoked'`,
+      ),
     }));
   }
 
@@ -108,6 +127,8 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     setAppPolicy: { policy: 'approved' },
     registerClient: { name: 'Forged', redirectUris: ['https://forged.example/cb'] },
     approveDocument: { url: 'https://forged-document.example/client.json' },
+    approveRequest: { requestId: acmeRequest },
+    declineRequest: { requestId: acmeRequest },
     setToolRestricted: { tool: 'whoami', restricted: true },
     setPlanStatus: { status: 'inactive' },
   });
@@ -143,6 +164,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['decideApp', { appId: globexOwnAppId, decision: 'approved' }],
       ['decideApp', { appId: 'no-such-app', decision: 'blocked' }],
       ['revokeClient', { clientId: globexClient }],
+      // A request is answered only by the admins of the org it was made in.
+      ['approveRequest', { requestId: globexRequest }],
+      ['declineRequest', { requestId: globexRequest }],
     ];
     for (const [key, input] of attempts) {
       const call = await callServerAction(server.url, owner, ACTIONS[key], ['acme', input], '/admin/acme');
@@ -180,6 +204,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['setAppPolicy', ['../globex', { policy: 'approved' }]],
       ['setAppPolicy', [{ slug: 'acme' }, { policy: 'approved' }]],
       ['revokeGrant', ['acme', null]],
+      ['approveRequest', ['acme', { requestId: '' }]],
+      ['declineRequest', ['acme', { requestId: acmeRequest.repeat(3) }]],
+      ['approveRequest', ['acme', { requestId: { id: acmeRequest } }]],
     ];
     for (const [key, args] of bad) {
       const call = await callServerAction(server.url, jars.owner, ACTIONS[key], args, '/admin/acme');

@@ -169,6 +169,11 @@ describe.each([DATABASES.at(-1)!])('request bodies past their limit (%s database
       path: '/consent/no-such-interaction/decision',
       headers: () => ({ 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: owner.header() }),
     },
+    {
+      name: 'the consent screen’s ask form',
+      path: '/consent/no-such-interaction/ask',
+      headers: () => ({ 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: owner.header() }),
+    },
   ];
 
   it.each(routes)(
@@ -229,6 +234,17 @@ describe.each([DATABASES.at(-1)!])('request bodies past their limit (%s database
     expect((await post(fields.toString())).status).toBe(403); // read, and refused for its token
     for (let index = 0; index < 100; index++) fields.append('scope', 'mcp:read');
     expect((await post(fields.toString())).status).toBe(413);
+    // The ask form sends three fields.
+    const ask = (body: string) =>
+      fetchWithin(`${server.url}/consent/no-such-interaction/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url, cookie: owner.header() },
+        body,
+      });
+    const asked = new URLSearchParams({ csrf: 'x', organization: 'acme', note: 'n' });
+    expect((await ask(asked.toString())).status).toBe(403);
+    for (let index = 0; index < 10; index++) asked.append('note', 'n');
+    expect((await ask(asked.toString())).status).toBe(413);
   });
 
   it('answers a server action body past 1,000,000 bytes, or with more than 1,000 fields, with 413, not the framework’s 500 or an empty 200', async () => {

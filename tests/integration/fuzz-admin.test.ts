@@ -26,6 +26,8 @@ const ORG_ACTIONS: { file: string; name: string; valid: Record<string, unknown> 
   { file: 'app/admin/[org]/clients/actions.ts', name: 'registerClientAction', valid: { name: 'Fuzz', redirectUris: ['https://fuzz.example/cb'] } },
   // A loopback address: refused by the SSRF protection at once, whatever the fuzzer does to the rest.
   { file: 'app/admin/[org]/clients/approve/actions.ts', name: 'approveDocumentAction', valid: { url: 'https://127.0.0.1/fuzz-client.json' } },
+  { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'approveRequestAction', valid: { requestId: 'no-such-request' } },
+  { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'declineRequestAction', valid: { requestId: 'no-such-request' } },
   { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction', valid: { tool: 'whoami', restricted: false } },
   { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction', valid: { status: 'active' } },
   { file: 'app/admin/[org]/members/actions.ts', name: 'addMemberAction', valid: { email: 'fuzz@example.test', name: 'Fuzz', role: 'viewer' } },

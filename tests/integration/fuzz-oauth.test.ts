@@ -16,7 +16,7 @@ import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/
 import { expectStillUp, memoryProbe } from '../helpers/server-health';
 
 /** Inputs per endpoint, sized to keep this file near a minute and a half on a slow 2-core machine. */
-const INPUTS = { register: 500, token: 700, authorize: 500, consent: 300 };
+const INPUTS = { register: 500, token: 700, authorize: 500, consent: 300, ask: 200 };
 const PARALLEL = 4;
 
 /** The OAuth error codes Gatehouse and its provider answer with (RFC 6749 §4.1.2.1, §5.2; RFC 7591 §3.2.2; RFC 8707; RFC 9126; RFC 9449). */
@@ -84,7 +84,7 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
   let server: RunningServer;
   let client: RegisteredClient;
   let browser: Browser;
-  const tallies: Record<keyof typeof INPUTS, Tally> = { register: {}, token: {}, authorize: {}, consent: {} };
+  const tallies: Record<keyof typeof INPUTS, Tally> = { register: {}, token: {}, authorize: {}, consent: {}, ask: {} };
   let memory: ReturnType<typeof memoryProbe>;
 
   beforeAll(async () => {
@@ -260,5 +260,35 @@ describe.each([DATABASES.at(-1)!])('OAuth endpoints under hostile input (%s data
     await memory.mark();
     await expectStillUp(server);
     memory.expectFlat();
+  }, 120_000);
+
+  it('answers every generated "Ask an admin" form with a redirect to the consent screen or a plain refusal, never a 5xx', async () => {
+    // An ask never ends the authorization request: one consent request serves every input.
+    const form = await openConsent(browser, authorizeUrl(server.url, { client, challenge: pkce().challenge }));
+    const ask = fc.record({
+      body: formBody({ csrf: 'CSRF', organization: 'ORG', note: 'For the reports' }, { note: fc.oneof(hostileHeaderValue, fc.string({ maxLength: 700 })) }),
+      origin: fc.oneof({ weight: 8, arbitrary: fc.constant('SELF') }, { weight: 1, arbitrary: hostileHeaderValue }),
+    });
+    const sent = await fuzz(ask, { inputs: INPUTS.ask, parallel: 1 }, async ({ body, origin }) => {
+      const payload = typeof body === 'string' ? body.replaceAll('CSRF', form.csrf).replaceAll('ORG', form.orgIds[0]!) : body;
+      const response = await fetchWithin(`${server.url}/consent/${form.uid}/ask`, {
+        method: 'POST',
+        headers: { cookie: browser.jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin: origin === 'SELF' ? server.url : origin },
+        body: payload,
+      });
+      const text = await response.text();
+      tallied(tallies.ask, response.status);
+      const where = `${response.status} ${text.slice(0, 300)} for ${describeInput(payload, origin)}`;
+      if (response.status === 303) {
+        const location = new URL(response.headers.get('location')!);
+        expect(location.origin, where).toBe(server.url);
+        expect(location.pathname, where).toBe(`/consent/${form.uid}`);
+        return;
+      }
+      expect([403, 413], where).toContain(response.status);
+      expect(response.headers.get('content-type'), where).toMatch(/^text\/html/);
+    });
+    expect(total(tallies.ask)).toBe(sent);
+    await expectStillUp(server);
   }, 120_000);
 });

@@ -92,6 +92,20 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     const appDecision = await prisma.orgAppDecision.create({
       data: { orgId: org.id, appId: app.id, decision: 'approved', decidedById: person.id, decidedAt: at },
     });
+    const accessRequest = await prisma.accessRequest.create({
+      data: {
+        orgId: org.id,
+        appId: app.id,
+        personId: person.id,
+        clientId: client.clientId,
+        note: 'For the reports',
+        status: 'declined',
+        createdAt: at,
+        decidedById: person.id,
+        decidedAt: at,
+        expiresAt: at,
+      },
+    });
     const grant = await prisma.grant.create({
       data: {
         id: 'grant-1',
@@ -197,6 +211,8 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     ).toEqual(decision);
     expect(await prisma.orgAppDecision.findUniqueOrThrow({ where: { orgId_appId: { orgId: org.id, appId: app.id } } })).toEqual(appDecision);
     expect(await prisma.app.count({ where: { blockedAt: { not: null }, orgDecisions: { some: { orgId: org.id } } } })).toBe(1);
+    expect(await prisma.accessRequest.findUniqueOrThrow({ where: { orgId_appId_personId: { orgId: org.id, appId: app.id, personId: person.id } } })).toEqual(accessRequest);
+    expect(await prisma.accessRequest.count({ where: { orgId: org.id, status: 'declined', app: { id: app.id } } })).toBe(1);
     expect(await prisma.grant.findUniqueOrThrow({ where: { id: 'grant-1' } })).toEqual(grant);
     expect(await prisma.oidcModel.findUniqueOrThrow({ where: { model_id: { model: 'AccessToken', id: 'hash-of-token' } } })).toEqual(oidc);
     expect(await prisma.keyMaterial.findUniqueOrThrow({ where: { id: 'key-1' } })).toEqual(key);

@@ -3,7 +3,8 @@
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname } from 'next/navigation';
 
-export type NavItem = { href: string; label: string };
+/** A section link; `count` is a number shown beside it (pending access requests next to Clients), with its words for screen readers. */
+export type NavItem = { href: string; label: string; count?: { value: number; label: string } };
 
 // There is no route-level loading boundary in the console on purpose: a boundary would start streaming
 // before the page's own checks, and a refused page would then answer 200 instead of 404. The link being
@@ -36,6 +37,12 @@ export function AdminNav({ base, items }: { base: string; items: NavItem[] }) {
                 }`}
               >
                 {item.label}
+                {item.count ? (
+                  <span data-testid="nav-count" className="ml-1.5 rounded-full bg-brand px-1.5 py-0.5 text-xs font-semibold text-white">
+                    <span aria-hidden="true">{item.count.value}</span>
+                    <span className="sr-only">{`, ${item.count.label}`}</span>
+                  </span>
+                ) : null}
                 <PendingMark />
               </Link>
             </li>

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { type BlockedIn, loadConsent } from '@/lib/oauth/consent';
+import { NOTE_MAX_LENGTH } from '@/lib/apps/requests';
+import { type AskableOrg, type BlockedIn, loadConsent } from '@/lib/oauth/consent';
 import { ConsentChoices } from './consent-choices';
 import { SwitchAccountButton } from './switch-account-button';
 
@@ -13,13 +14,19 @@ export default async function ConsentPage({
   searchParams,
 }: {
   params: Promise<{ uid: string }>;
-  searchParams: Promise<{ error?: string | string[]; org?: string | string[]; scope?: string | string[] }>;
+  searchParams: Promise<{ error?: string | string[]; org?: string | string[]; scope?: string | string[]; asked?: string | string[]; ask_error?: string | string[] }>;
 }) {
   const { uid } = await params;
   const query = await searchParams;
   const cookieHeader = (await cookies()).toString();
   // What a failed submit sent back; loadConsent keeps only what this request offered and this person may pick.
-  const view = await loadConsent(uid, cookieHeader, { error: first(query.error), org: first(query.org), scopes: all(query.scope) });
+  const view = await loadConsent(uid, cookieHeader, {
+    error: first(query.error),
+    org: first(query.org),
+    scopes: all(query.scope),
+    asked: first(query.asked),
+    askError: first(query.ask_error),
+  });
 
   if (view.kind === 'sign-in') redirect(view.loginPath);
   if (view.kind === 'expired') {
@@ -174,6 +181,68 @@ export default async function ConsentPage({
             </div>
           </>
         )}
+      </form>
+
+      {view.askable.map((org) => (
+        <AskForm key={org.orgId} org={org} action={`/consent/${encodeURIComponent(view.uid)}/ask`} csrf={view.csrf} />
+      ))}
+    </section>
+  );
+}
+
+/** "2 Dec 2026, 14:05 UTC": rendered on the server, which does not know the reader's time zone. */
+function when(date: Date): string {
+  return `${date.toLocaleString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })} UTC`;
+}
+
+/**
+ * "Ask an admin of <org>" for an org whose "approved apps only" policy refuses the app (docs/protocol.md §5):
+ * a plain form, so it works without script, posting to the ask handler (lib/oauth/consent.ts askForAccess).
+ */
+function AskForm({ org, action, csrf }: { org: AskableOrg; action: string; csrf: string }) {
+  const headingId = `ask-${org.orgId}`;
+  const noteId = `ask-note-${org.orgId}`;
+  const errorId = `ask-error-${org.orgId}`;
+  return (
+    <section aria-labelledby={headingId} data-testid="ask-admin" data-org={org.orgId} className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id={headingId} className="font-medium">
+        Ask an admin of {org.name}
+      </h2>
+      {org.justAsked ? (
+        <p role="status" data-testid="ask-sent" className="rounded bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+          Request sent to the admins of {org.name}. Once one of them approves the app, connect it again from the app.
+        </p>
+      ) : org.pending ? (
+        <p data-testid="ask-pending" className="text-sm text-slate-700">
+          You asked the admins of {org.name} on {when(org.pending.askedAt)}; nobody has answered yet. The request expires on {when(org.pending.expiresAt)}.
+        </p>
+      ) : (
+        <p className="text-sm text-slate-700">{org.name} allows only apps an admin approved. You can ask its admins to approve this one; they see your name, your email address and your note.</p>
+      )}
+      {org.error ? (
+        <p role="alert" id={errorId} className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
+          {org.error}
+        </p>
+      ) : null}
+      <form method="post" action={action} className="space-y-3">
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="organization" value={org.orgId} />
+        <div className="space-y-1">
+          <label htmlFor={noteId} className="block text-sm font-medium">
+            Note for the admins <span className="font-normal text-slate-500">(optional)</span>
+          </label>
+          <textarea
+            id={noteId}
+            name="note"
+            rows={3}
+            maxLength={NOTE_MAX_LENGTH}
+            aria-describedby={org.error ? errorId : undefined}
+            className="w-full rounded border border-slate-300 px-3 py-2 text-sm"
+          />
+        </div>
+        <button type="submit" className="w-full rounded border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100">
+          {org.pending ? `Update your request to the admins of ${org.name}` : `Ask an admin of ${org.name}`}
+        </button>
       </form>
     </section>
   );

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { orgClientApps, unapprovedConnections } from '@/lib/admin/org-clients';
+import { pendingCount } from '@/lib/apps/requests';
 import { hasPermission } from '@/lib/auth/permissions';
 import { appGroupView } from '../../app-group';
 import { linkClass, PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { AppPolicyForm } from './app-policy-form';
+import { ClientsTabs } from './clients-tabs';
 import { ClientsTable } from './clients-table';
 import { RegisterClientForm } from './register-client-form';
 
@@ -14,13 +16,14 @@ export const metadata: Metadata = { title: 'Clients · Admin' };
 export default async function OrgClientsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org } = await params;
   const admin = await orgPage(org, '/clients', 'apps:manage');
-  const [apps, unapproved] = await Promise.all([orgClientApps(admin.org.id), unapprovedConnections(admin.org.id)]);
+  const [apps, unapproved, requests] = await Promise.all([orgClientApps(admin.org.id), unapprovedConnections(admin.org.id), pendingCount(admin.org.id)]);
   return (
     <div className="space-y-8">
       <PageHeading title="Clients">
         Every app seen in {admin.org.name}, with the registrations its users made listed under it. Decisions are on apps: an approval covers exactly that app, a block covers it and every app that
         redirects to the same hosts or schemes, including registrations made after it.
       </PageHeading>
+      <ClientsTabs org={admin.org.slug} current="apps" pending={requests} />
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
       <Link href={`/admin/${encodeURIComponent(admin.org.slug)}/clients/approve`} className={`${linkClass} block text-sm`}>
         Approve an app ahead of time
