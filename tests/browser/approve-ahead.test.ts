@@ -32,7 +32,7 @@ describe.runIf(HAS_CHROMIUM)('approving an app ahead of time', () => {
     await register(url, { client_name: 'Another Seen App', redirect_uris: ['https://another-seen.example/cb'] });
 
     const page = await ownerPage('/admin/acme/clients');
-    await page.getByRole('link', { name: 'Approve an app ahead of time' }).click();
+    await page.getByRole('navigation', { name: 'Clients' }).getByRole('link', { name: 'Approve ahead' }).click();
     await page.waitForURL(`${url}/admin/acme/clients/approve`);
     await expectAccessible(page, 'admin approve ahead');
 

@@ -1,10 +1,12 @@
 import Link from 'next/link';
 
-/** The two pages of Clients: the apps and their decisions, and the members' requests to approve one. */
-export function ClientsTabs({ org, current, pending }: { org: string; current: 'apps' | 'requests'; pending: number }) {
+/** The pages of Clients: the apps and their decisions, the members' requests to approve one, and approving one ahead. */
+export function ClientsTabs({ org, current, pending }: { org: string; current: 'apps' | 'requests' | 'approve'; pending: number }) {
+  const base = `/admin/${encodeURIComponent(org)}/clients`;
   const tabs = [
-    { key: 'apps', label: 'Apps', href: `/admin/${org}/clients` },
-    { key: 'requests', label: `Requests (${pending})`, href: `/admin/${org}/clients/requests` },
+    { key: 'apps', label: 'Apps', href: base },
+    { key: 'requests', label: `Requests (${pending})`, href: `${base}/requests` },
+    { key: 'approve', label: 'Approve ahead', href: `${base}/approve` },
   ] as const;
   return (
     <nav aria-label="Clients" className="flex gap-2 text-sm">

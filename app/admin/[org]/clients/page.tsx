@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { orgClientApps, unapprovedConnections } from '@/lib/admin/org-clients';
 import { pendingCount } from '@/lib/apps/requests';
 import { hasPermission } from '@/lib/auth/permissions';
 import { appGroupView } from '../../app-group';
-import { linkClass, PageHeading } from '../../components';
+import { PageHeading } from '../../components';
 import { orgPage } from '../../page-access';
 import { AppPolicyForm } from './app-policy-form';
 import { ClientsTabs } from './clients-tabs';
@@ -25,9 +24,6 @@ export default async function OrgClientsPage({ params }: { params: Promise<{ org
       </PageHeading>
       <ClientsTabs org={admin.org.slug} current="apps" pending={requests} />
       <AppPolicyForm org={admin.org.slug} policy={admin.org.appPolicy} unapprovedConnections={unapproved} />
-      <Link href={`/admin/${encodeURIComponent(admin.org.slug)}/clients/approve`} className={`${linkClass} block text-sm`}>
-        Approve an app ahead of time
-      </Link>
       <ClientsTable
         org={admin.org.slug}
         apps={apps.map((app) => ({

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { instanceAppsForOrg } from '@/lib/apps/directory';
-import { linkClass, PageHeading } from '../../../components';
+import { PageHeading } from '../../../components';
 import { Pagination, SearchForm } from '../../../instance/search-and-pages';
 import { orgPage } from '../../../page-access';
+import { pendingCount } from '@/lib/apps/requests';
+import { ClientsTabs } from '../clients-tabs';
 import { ApproveAheadTable } from './approve-ahead-table';
 import { DocumentUrlForm } from './document-url-form';
 
@@ -16,17 +17,15 @@ export default async function ApproveAheadPage({ params, searchParams }: Props) 
   const admin = await orgPage(org, '/clients/approve', 'apps:manage');
   const { q, page } = await searchParams;
   const query = typeof q === 'string' ? q.slice(0, 200) : '';
-  const result = await instanceAppsForOrg(admin.org.id, query, Number(page) || 1);
+  const [result, pending] = await Promise.all([instanceAppsForOrg(admin.org.id, query, Number(page) || 1), pendingCount(admin.org.id)]);
   const base = `/admin/${encodeURIComponent(admin.org.slug)}/clients/approve`;
   return (
     <div className="space-y-6">
       <PageHeading title="Approve ahead">
         Approve an app before anyone in {admin.org.name} connects it, so that it can be connected under <em>approved apps only</em>: pick it among the self-registered and metadata-document apps seen
-        on this Gatehouse, or give the URL of its metadata document. Apps other organizations registered by hand are never listed.{' '}
-        <Link href={`/admin/${encodeURIComponent(admin.org.slug)}/clients`} className={linkClass}>
-          Back to Clients
-        </Link>
+        on this Gatehouse, or give the URL of its metadata document. Apps other organizations registered by hand are never listed.
       </PageHeading>
+      <ClientsTabs org={admin.org.slug} current="approve" pending={pending} />
       <DocumentUrlForm org={admin.org.slug} />
       <section aria-labelledby="seen-heading" className="space-y-3">
         <h2 id="seen-heading" className="text-lg font-semibold">
