@@ -14,11 +14,10 @@ import { pruneEmptyApps, recountApps } from '@/lib/apps/apps';
 import { expireRequests } from '@/lib/apps/requests';
 import { recordAudit } from '@/lib/audit/events';
 import { inTransaction } from '@/lib/db/transaction';
-import { db, outsideTransaction } from '@/lib/db/client';
+import { db } from '@/lib/db/client';
 import { pruneCallLog } from '@/lib/audit/call-log';
-import { LeaderLock } from '@/lib/db/leader-lock';
 import { env } from '@/lib/env';
-import { processSingleton } from '@/lib/server/process-singleton';
+import { startPeriodicJob } from '@/lib/server/periodic-job';
 import { deleteProviderClient } from './clients';
 
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -63,39 +62,18 @@ export async function sweep(now = new Date()): Promise<SweepResult> {
 
 /**
  * Sweeps soon after start, then every `intervalMs` (default 10 min) — on PostgreSQL only while this
- * instance holds the sweeper lock. The embedded database has one process by construction: it always sweeps.
+ * instance holds the sweeper lock (lib/server/periodic-job.ts). The embedded database has one process by
+ * construction: it always sweeps.
  */
 export function startSweeper(intervalMs: number): void {
-  processSingleton('sweeper', () => outsideTransaction(() => scheduleSweeps(intervalMs)));
-}
-
-function scheduleSweeps(intervalMs: number): NodeJS.Timeout {
-  const { database } = env();
-  const lock = database.kind === 'postgres' ? new LeaderLock(database.url, SWEEPER_LOCK_KEY) : null;
-  let leading = lock === null;
-  let running = false;
-  const run = async () => {
-    if (running) return; // a sweep longer than the period is not started twice
-    running = true;
-    try {
-      if (lock) {
-        const held = await lock.acquire();
-        if (held && !leading) console.log('gatehouse: this instance now runs the housekeeping sweeps');
-        leading = held;
-        if (!held) return;
-      }
+  startPeriodicJob({
+    name: 'sweeper',
+    lockKey: SWEEPER_LOCK_KEY,
+    intervalMs,
+    describe: 'the housekeeping sweeps',
+    run: async () => {
       const result = await sweep();
-      console.log(
-        `gatehouse: swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedApps} empty app(s), ${result.prunedCalls} call log row(s), ${result.expiredRequests} access request(s) expired`,
-      );
-    } catch (error) {
-      console.error('gatehouse: sweep failed', (error as Error).message);
-    } finally {
-      running = false;
-    }
-  };
-  setTimeout(run, Math.min(5_000, intervalMs)).unref();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return timer;
+      return `swept ${result.expiredRows} expired record(s), ${result.deletedClients.length} unused client(s), ${result.prunedApps} empty app(s), ${result.prunedCalls} call log row(s), ${result.expiredRequests} access request(s) expired`;
+    },
+  });
 }
