@@ -64,6 +64,8 @@ function refused(refusal: AskRefusal, message: string): AskResult {
 export async function requestAccess(person: Requester, orgId: string, clientId: string, rawNote: string, ip: string, now = new Date()): Promise<AskResult> {
   const parsed = parseNote(rawNote);
   if (!parsed.ok) return refused(parsed.refusal, parsed.message);
+  // Any text reaches here from the form: what PostgreSQL cannot store names no organization (and would be a 500).
+  if (!isStorableText(orgId)) return refused('not_member', 'You are not a member of this organization.');
   const membership = await db().membership.findFirst({
     where: { personId: person.id, orgId, status: 'active' },
     select: { org: { select: { id: true, slug: true, name: true, appPolicy: true, planStatus: true } } },

@@ -23,5 +23,6 @@ export async function refreshAllConnectors(): Promise<string | null> {
 }
 
 export function startConnectorRefresher(intervalMs: number): void {
-  startPeriodicJob({ name: 'connector-refresher', lockKey: CONNECTOR_REFRESH_LOCK_KEY, intervalMs, run: refreshAllConnectors, describe: 'the connector catalog refreshes' });
+  // The first refresh waits a whole period: catalogs were read when their connectors were added.
+  startPeriodicJob({ name: 'connector-refresher', lockKey: CONNECTOR_REFRESH_LOCK_KEY, intervalMs, firstRunMs: intervalMs, run: refreshAllConnectors, describe: 'the connector catalog refreshes' });
 }

@@ -14,6 +14,8 @@ export type PeriodicJob = {
   /** The job's advisory-lock key, unique to it (a JavaScript safe integer). */
   lockKey: number;
   intervalMs: number;
+  /** When the first run is, after start (default: soon, at most 5 s). */
+  firstRunMs?: number;
   /** What a run does; it returns the line to log, or null to log nothing. */
   run: () => Promise<string | null>;
   /** How the log names the job: "the housekeeping sweeps". */
@@ -47,7 +49,7 @@ function schedule(job: PeriodicJob): NodeJS.Timeout {
       running = false;
     }
   };
-  setTimeout(run, Math.min(5_000, job.intervalMs)).unref();
+  setTimeout(run, job.firstRunMs ?? Math.min(5_000, job.intervalMs)).unref();
   const timer = setInterval(run, job.intervalMs);
   timer.unref();
   return timer;

@@ -22,7 +22,8 @@ describe.each(DATABASES)('the connectors command on the %s database', (database)
   let paged: RunningUpstream;
 
   beforeAll(async () => {
-    server = await startServer({ database });
+    // No periodic refresh while these tests run their own: the server would otherwise hold the changes first.
+    server = await startServer({ database, env: { CONNECTOR_REFRESH_SECONDS: '86400' } });
     notes = await startUpstream({
       stateful: true,
       requireHeader: { name: 'X-API-Key', value: SECRET },
