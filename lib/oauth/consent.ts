@@ -253,8 +253,14 @@ export async function appSigningInFor(callbackPath: string): Promise<string | nu
   return client ? (client.clientName ?? 'An unnamed app') : null;
 }
 
-/** Handles the consent form: Allow or Deny. Answers with a redirect, back to the client or the form. */
-export async function decideConsent(request: Request, uid: string): Promise<Response> {
+/**
+ * The guards both forms of the consent screen pass before anything is done: sent from Gatehouse's own
+ * page (Origin), by a signed-in person whose account is not disabled (the session cookie may outlive
+ * it), within 16 KiB and `maxFields` fields counted before parsing, with the CSRF token bound to this
+ * interaction and person, for the live interaction of this browser. A Response when one fails: a
+ * refusal page, or a redirect back to the consent screen, which says what became of the request.
+ */
+async function readConsentForm(request: Request, uid: string, limits: { maxFields: number; tooLarge: string }) {
   const { publicUrl } = env();
   if (request.headers.get('origin') !== new URL(publicUrl).origin) {
     return consentErrorPage(403, 'This form must be sent from the Gatehouse consent page.');
@@ -262,17 +268,14 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
   const consentPath = `${publicUrl}/consent/${encodeURIComponent(uid)}`;
   const personId = await signedInPersonId(request.headers);
   if (!personId) return Response.redirect(consentPath, 303);
-  // The session cookie may outlive the account: a disabled person approves nothing.
-  const person = await db().person.findUnique({ where: { id: personId }, select: { disabledAt: true } });
+  const person = await db().person.findUnique({ where: { id: personId }, select: { id: true, name: true, email: true, disabledAt: true } });
   if (!person || person.disabledAt) return Response.redirect(consentPath, 303);
   const text = await readLimitedBody(request, 16 * 1024);
-  // The form holds the token, the decision, the organization and one field per scope.
-  if (text === null || countFormFields(text) > 64) return consentErrorPage(413, 'The consent form is too large.');
+  if (text === null || countFormFields(text) > limits.maxFields) return consentErrorPage(413, limits.tooLarge);
   const form = new URLSearchParams(text);
   if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
     return consentErrorPage(403, 'This consent form expired or was not issued to you. Start again from the app.');
   }
-
   const provider = await oauthProvider();
   const ip = clientAddress(request.headers);
   const { req, res } = nodePair(request, { publicUrl, clientAddress: ip });
@@ -283,6 +286,15 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
     return Response.redirect(consentPath, 303); // expired, or started in another browser: the page says so
   }
   if (details.uid !== uid) return Response.redirect(consentPath, 303);
+  return { form, personId, person, details, ip, consentPath, provider, req, res };
+}
+
+/** Handles the consent form: Allow or Deny. Answers with a redirect, back to the client or the form. */
+export async function decideConsent(request: Request, uid: string): Promise<Response> {
+  // The form holds the token, the decision, the organization and one field per scope.
+  const read = await readConsentForm(request, uid, { maxFields: 64, tooLarge: 'The consent form is too large.' });
+  if (read instanceof Response) return read;
+  const { form, personId, details, ip, consentPath, provider, req, res } = read;
   const clientId = String(details.params.client_id);
 
   let result: Parameters<Provider['interactionResult']>[2];
@@ -336,32 +348,10 @@ export async function decideConsent(request: Request, uid: string): Promise<Resp
  * the request was sent, or why not.
  */
 export async function askForAccess(request: Request, uid: string): Promise<Response> {
-  const { publicUrl } = env();
-  if (request.headers.get('origin') !== new URL(publicUrl).origin) {
-    return consentErrorPage(403, 'This form must be sent from the Gatehouse consent page.');
-  }
-  const consentPath = `${publicUrl}/consent/${encodeURIComponent(uid)}`;
-  const personId = await signedInPersonId(request.headers);
-  if (!personId) return Response.redirect(consentPath, 303);
-  const person = await db().person.findUnique({ where: { id: personId }, select: { id: true, name: true, email: true, disabledAt: true } });
-  if (!person || person.disabledAt) return Response.redirect(consentPath, 303);
   // The token, the org and a note of at most 500 characters (each up to 12 bytes percent-encoded).
-  const text = await readLimitedBody(request, 16 * 1024);
-  if (text === null || countFormFields(text) > 8) return consentErrorPage(413, 'The request form is too large.');
-  const form = new URLSearchParams(text);
-  if (!csrfValid(String(form.get('csrf') ?? ''), uid, personId)) {
-    return consentErrorPage(403, 'This consent form expired or was not issued to you. Start again from the app.');
-  }
-  const provider = await oauthProvider();
-  const ip = clientAddress(request.headers);
-  const { req, res } = nodePair(request, { publicUrl, clientAddress: ip });
-  let details: Awaited<ReturnType<Provider['interactionDetails']>>;
-  try {
-    details = await provider.interactionDetails(req, res);
-  } catch {
-    return Response.redirect(consentPath, 303); // expired, or started in another browser: the page says so
-  }
-  if (details.uid !== uid) return Response.redirect(consentPath, 303);
+  const read = await readConsentForm(request, uid, { maxFields: 8, tooLarge: 'The request form is too large.' });
+  if (read instanceof Response) return read;
+  const { form, person, details, ip, consentPath } = read;
   const orgId = String(form.get('organization') ?? '').slice(0, 64);
   const result = await requestAccess(person, orgId, String(details.params.client_id), String(form.get('note') ?? ''), ip);
   const query = result.ok ? new URLSearchParams({ asked: orgId }) : new URLSearchParams({ ask_error: result.refusal, org: orgId });
