@@ -13,6 +13,7 @@ import { depthExceeds } from '@/lib/connectors/forward';
 import { upstreamError } from '@/lib/connectors/upstream';
 import type { Role } from '@/lib/generated/prisma/enums';
 import type { Caller } from '@/lib/mcp/caller';
+import { testCaller } from '../helpers/caller';
 import { CONNECTOR_ARGUMENTS_BYTES, passConnectorGates } from '@/lib/mcp/gates';
 import type { McpScope } from '@/lib/oauth/scopes';
 
@@ -21,25 +22,7 @@ beforeAll(() => {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'gatehouse-connector-gates-'));
 });
 
-function caller(overrides: { role?: Role; scopes?: McpScope[]; restricted?: string[] } = {}): Caller {
-  const role = overrides.role ?? 'member';
-  return {
-    personId: 'p1',
-    personName: 'Ada',
-    personEmail: 'ada@acme.test',
-    orgId: 'o1',
-    orgName: 'Acme',
-    role,
-    permissions: permissionsOf(role),
-    clientId: 'c1',
-    clientName: 'Client',
-    grantId: 'g1',
-    scopes: overrides.scopes ?? ['mcp:read', 'mcp:write'],
-    restrictedTools: new Set(overrides.restricted ?? []),
-    tokenExpiresAt: new Date(Date.now() + 3_600_000),
-    grantLastUsedAt: null,
-  };
-}
+const caller = testCaller;
 
 const notes = { name: 'Notes', slug: 'notes' };
 type GatedConnectorTool = Parameters<typeof passConnectorGates>[1];

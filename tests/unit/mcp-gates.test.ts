@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { permissionsOf } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/generated/prisma/enums';
 import type { Caller } from '@/lib/mcp/caller';
+import { testCaller } from '../helpers/caller';
 import { listsToolData, passGates, refuseToolData, toolAccess, toolAvailability, toolsAvailableTo } from '@/lib/mcp/gates';
 import type { ToolDefinition } from '@/lib/mcp/tools/definition';
 import type { McpScope } from '@/lib/oauth/scopes';
@@ -18,25 +19,7 @@ beforeAll(() => {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'gatehouse-gates-'));
 });
 
-function caller(overrides: { role?: Role; scopes?: McpScope[]; restricted?: string[] } = {}): Caller {
-  const role = overrides.role ?? 'member';
-  return {
-    personId: 'p1',
-    personName: 'Ada',
-    personEmail: 'ada@acme.test',
-    orgId: 'o1',
-    orgName: 'Acme',
-    role,
-    permissions: permissionsOf(role),
-    clientId: 'c1',
-    clientName: 'Client',
-    grantId: 'g1',
-    scopes: overrides.scopes ?? ['mcp:read', 'mcp:write'],
-    restrictedTools: new Set(overrides.restricted ?? []),
-    tokenExpiresAt: new Date(Date.now() + 3_600_000),
-    grantLastUsedAt: null,
-  };
-}
+const caller = testCaller;
 
 function tool(overrides: Partial<ToolDefinition> = {}): ToolDefinition {
   return {
