@@ -96,7 +96,7 @@ describe('the words of an upstream failure', () => {
 
   it("keeps the upstream's words to one bounded line without control characters, and never names the credential", () => {
     const { message } = read(new McpError(-32000 + 5, `first line\u0000\u001b[31m${'x'.repeat(500)}\nsecond line`));
-    expect(message).not.toMatch(/[\u0000-\u001f]/);
+    expect([...message].some((character) => character.charCodeAt(0) < 0x20)).toBe(false);
     expect(message).not.toContain('second line');
     expect(message.length).toBeLessThan(300);
     for (const error of [new McpError(ErrorCode.RequestTimeout, 'x'), new StreamableHTTPError(401, 'x'), new TypeError('fetch failed')]) {
