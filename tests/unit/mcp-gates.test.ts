@@ -246,6 +246,20 @@ describe('toolsAvailableTo', () => {
     expect(names('member', ['mcp:write'], ['revoke_connected_app'])).toEqual([]);
   });
 
+  it("adds the tools of the org's connectors after the built-in ones, under the same gates", () => {
+    const connector = [
+      { name: 'notes__search', title: 'Search notes', scope: 'mcp:read' as const, permission: null },
+      { name: 'notes__delete', title: 'Delete a note', scope: 'mcp:write' as const, permission: null },
+    ];
+    const withConnector = (role: Role, scopes: McpScope[], restricted: string[] = []) => toolsAvailableTo({ role, scopes, restrictedTools: new Set(restricted) }, connector).map((tool) => tool.name);
+    expect(withConnector('member', ['mcp:read']).slice(-2)).toEqual(['execute_tool', 'notes__search']);
+    expect(withConnector('member', ['mcp:write'])).toEqual(['revoke_connected_app', 'execute_tool', 'notes__delete']);
+    expect(withConnector('member', ['mcp:read', 'mcp:write'], ['notes__delete'])).not.toContain('notes__delete');
+    expect(withConnector('viewer', ['mcp:read', 'mcp:write'])).toEqual([]);
+    // execute_tool is open when only a connector's tool is: it can reach it.
+    expect(withConnector('member', ['mcp:write'], ['revoke_connected_app'])).toEqual(['execute_tool', 'notes__delete']);
+  });
+
   it('agrees with toolAccess for every tool with a scope of its own', () => {
     for (const role of ['owner', 'admin', 'member', 'viewer'] as Role[]) {
       for (const scopes of [[], ['mcp:read'], ['mcp:write'], ['mcp:read', 'mcp:write']] as McpScope[][]) {
