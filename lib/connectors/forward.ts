@@ -28,6 +28,7 @@ export const CIRCUIT_FAILURES = 5;
 export const CIRCUIT_OPEN_MS = 30_000;
 /** Pooled clients unused for this long are closed (a removed connector's, an idle one's). */
 const IDLE_CLIENT_MS = 10 * 60_000;
+const SDK_TIMEOUT_MARGIN_MS = 5_000;
 /** Deeper results are refused: answering them would overflow JSON.stringify's stack. */
 const MAX_RESULT_DEPTH = 64;
 
@@ -107,30 +108,31 @@ async function callOnce(request: ForwardRequest): Promise<CallResult> {
   } catch (error) {
     return { ok: false, failure: upstreamError(error, target) };
   }
-  // A failure seen by the fetch while an answer streams in (too large, cut off) ends the call at once,
-  // instead of leaving it to the timeout.
+  // A failure seen by the fetch while the answer streams in (too large, cut off), or the connector's
+  // timeout, ends the call at once (the SDK then cancels it upstream). The timeout is kept here rather
+  // than left to the SDK, whose timeout error has a code an upstream may answer with too.
   const local = new AbortController();
-  let streamFailure: UpstreamError | null = null;
-  const context: CallContext = {
-    headers: request.headers ?? {},
-    fail: (error) => {
-      streamFailure ??= error;
-      local.abort(error);
-    },
+  let failure: UpstreamError | null = null;
+  const fail = (error: UpstreamError) => {
+    failure ??= error;
+    local.abort(error);
   };
+  const context: CallContext = { headers: request.headers ?? {}, fail };
+  const timer = setTimeout(() => fail(new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout')), target.timeoutMs);
   try {
     const result = await currentCall.run(context, () =>
       client.request({ method: 'tools/call', params: { name: request.upstreamName, arguments: request.args } }, CallToolResultSchema, {
         signal: AbortSignal.any([request.signal, local.signal]),
-        timeout: request.connector.timeoutMs,
-        maxTotalTimeout: request.connector.timeoutMs,
+        // A backstop only: the timer above ends the call first.
+        timeout: target.timeoutMs + SDK_TIMEOUT_MARGIN_MS,
       }),
     );
     return checkedResult(result);
   } catch (error) {
     if (request.signal.aborted) return { ok: false, failure: 'aborted' };
-    if (streamFailure) return { ok: false, failure: streamFailure };
-    return { ok: false, failure: upstreamError(error, target) };
+    return { ok: false, failure: failure ?? upstreamError(error, target) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -211,25 +213,43 @@ function forwardingFetch(limit: number): typeof fetch {
     const headers = new Headers(init?.headers);
     for (const [name, value] of Object.entries(call?.headers ?? {})) headers.set(name, value);
     const response = await capped(input, { ...init, headers });
-    if (!call || !response.body) return response;
+    // Only the answer to the call's own tools/call is watched: an answer Gatehouse posts back during the call
+    // (-32601 to a sampling request) is the upstream's 202, whose body the SDK drops.
+    if (!call || !response.body || !isToolsCall(init?.body)) return response;
     const reader = response.body.getReader();
+    let cancelled = false;
     const reported = new ReadableStream<Uint8Array>({
       async pull(controller) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          chunk = await reader.read();
         } catch (error) {
-          call.fail(error instanceof UpstreamError ? error : new UpstreamError(`the upstream's answer was cut off (${firstLine(error)})`, 'unreachable'));
+          if (!cancelled) call.fail(error instanceof UpstreamError ? error : new UpstreamError(`the upstream's answer was cut off (${firstLine(error)})`, 'unreachable'));
           controller.error(error);
+          return;
         }
+        // The SDK may cancel the stream (it has what it needs) while a read is pending.
+        if (cancelled) return;
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
       },
       cancel(reason) {
+        cancelled = true;
         return reader.cancel(reason);
       },
     });
     return new Response(reported, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+function isToolsCall(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const message = JSON.parse(body) as { method?: unknown };
+    return message.method === 'tools/call';
+  } catch {
+    return false;
+  }
 }
 
 function countFailure(connectorId: string): void {

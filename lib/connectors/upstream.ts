@@ -119,8 +119,16 @@ export function upstreamError(error: unknown, target: UpstreamTarget): UpstreamE
   if (nested instanceof UpstreamError) return nested;
   const origin = new URL(target.url).origin;
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout');
-    if (error.code === ErrorCode.ConnectionClosed) return new UpstreamError(`the connection to the upstream at ${origin} was closed`, 'unreachable');
+    // The SDK reports its own timeout and a closed transport as McpErrors with codes an upstream may also
+    // answer with (-32001, -32000, a common generic server error): only the SDK's own are taken for what
+    // they say (its timeout carries the timeout in data; its closed transport has this one message).
+    const data = error.data as { timeout?: unknown } | undefined;
+    if (error.code === ErrorCode.RequestTimeout && typeof data?.timeout === 'number') {
+      return new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout');
+    }
+    if (error.code === ErrorCode.ConnectionClosed && error.message === 'MCP error -32000: Connection closed' && data === undefined) {
+      return new UpstreamError(`the connection to the upstream at ${origin} was closed`, 'unreachable');
+    }
     // The upstream's own words, as untrusted text: one line, bounded.
     return new UpstreamError(`the upstream answered with an error (${firstLine(error.message.replace(/^MCP error /, ''))})`, 'jsonrpc');
   }

@@ -81,9 +81,16 @@ describe('the words of an upstream failure', () => {
   };
 
   it('tells a timeout, a JSON-RPC error, a forgotten session, a refused credential and an HTTP error apart', () => {
-    expect(read(new McpError(ErrorCode.RequestTimeout, 'Request timed out'))).toEqual({ kind: 'timeout', message: 'the upstream did not answer within 1500 ms' });
+    // The SDK's own timeout and closed transport...
+    expect(read(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: 1500 }))).toEqual({
+      kind: 'timeout',
+      message: 'the upstream did not answer within 1500 ms',
+    });
+    expect(read(McpError.fromError(ErrorCode.ConnectionClosed, 'Connection closed')).kind).toBe('unreachable');
+    // ...are not an upstream's answer with the same codes, which is its own error, in its words.
     expect(read(new McpError(ErrorCode.InternalError, 'kaboom'))).toEqual({ kind: 'jsonrpc', message: 'the upstream answered with an error (-32603: kaboom)' });
-    expect(read(new McpError(ErrorCode.ConnectionClosed, 'gone')).kind).toBe('unreachable');
+    expect(read(new McpError(ErrorCode.ConnectionClosed, 'hostile says no'))).toEqual({ kind: 'jsonrpc', message: 'the upstream answered with an error (-32000: hostile says no)' });
+    expect(read(new McpError(ErrorCode.RequestTimeout, 'pretend timeout')).kind).toBe('jsonrpc');
     expect(read(new StreamableHTTPError(404, 'Error POSTing to endpoint: Session not found')).kind).toBe('session_gone');
     expect(read(new StreamableHTTPError(401, 'no')).kind).toBe('refused');
     expect(read(new StreamableHTTPError(403, 'no')).kind).toBe('refused');
@@ -99,7 +106,7 @@ describe('the words of an upstream failure', () => {
     expect([...message].some((character) => character.charCodeAt(0) < 0x20)).toBe(false);
     expect(message).not.toContain('second line');
     expect(message.length).toBeLessThan(300);
-    for (const error of [new McpError(ErrorCode.RequestTimeout, 'x'), new StreamableHTTPError(401, 'x'), new TypeError('fetch failed')]) {
+    for (const error of [McpError.fromError(ErrorCode.RequestTimeout, 'x', { timeout: 1 }), new StreamableHTTPError(401, 'x'), new TypeError('fetch failed')]) {
       expect(read(error).message).not.toContain('upstream-secret');
     }
   });
