@@ -9,14 +9,15 @@
 // a restarted upstream; requests the upstream sends back answered -32601; a changed definition held
 // until approved, on two instances; revocation; the call log; and hostile answers without memory growth.
 //
-// PostgreSQL only: the command line runs beside the servers there (on the embedded database it refuses
-// while a server runs), and two instances can share it.
+// Mostly on PostgreSQL: the command line runs beside the servers there (on the embedded database it
+// refuses while a server runs), and two instances can share it. A shorter walk runs on the embedded one.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
+import { inspectDatabase } from '../helpers/inspect';
 import { deeplyNested, type HostileAnswer, type HostileUpstream, jsonRpcResult, startHostileUpstream } from '../helpers/hostile-upstream';
 import { type McpReply, postMcp, rpc } from '../helpers/mcp';
 import { connect, register, type Tokens } from '../helpers/oauth';
@@ -249,6 +250,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
       const listed = (await client.listTools()).tools;
       const listedNames = listed.map((entry) => entry.name);
       const firstConnectorTool = listedNames.findIndex((name) => name.includes('__'));
+      expect(firstConnectorTool, `no connector tool in ${listedNames.join(', ')}`).toBeGreaterThan(0);
       expect(listedNames.slice(0, firstConnectorTool)).toEqual(BUILT_IN_TOOLS);
       expect(listedNames.slice(firstConnectorTool).every((name) => name.includes('__'))).toBe(true);
       expect(new Set(listedNames.slice(firstConnectorTool))).toEqual(new Set([...MAIN_EXPOSED, 'slow__wait', 'restart__ping_back', 'flaky__hello', 'spare__spare_tool', 'hostile__answer']));
@@ -284,7 +286,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
 
   it('asks no upstream for tools/list', async () => {
     const before = upstreamCounts();
-    for (const tokens of [member, memberRead, viewer]) await listTools(tokens);
+    for (const tokens of [member, memberRead, viewer]) expect(await names(tokens)).toContain('main__search');
     await sleep(100);
     expect(upstreamCounts()).toEqual(before);
   });
@@ -387,6 +389,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     const listed = await names(initech);
     expect(listed).toContain('whoami');
     expect(listed.filter((name) => name.includes('__'))).toEqual([]);
+    // The control: the same person's connection to acme is offered them.
+    expect(await names(await connectAs('owner@acme.test'))).toContain('main__search');
     const direct = await withoutUpstream(main, () => call(initech, 'main__search', { text: 'i' }));
     expect(direct.body!.error?.code, direct.text).toBe(-32602);
     expectInBandError(await withoutUpstream(main, () => execute(initech, 'main__search', { text: 'i' })), /main__search/);
@@ -689,4 +693,61 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     expect(builtIn.length).toBeGreaterThan(0);
     for (const row of builtIn) expect([row.connector, row.upstream_latency_ms]).toEqual([null, null]);
   }, 30_000);
+});
+
+// The embedded database serves the same catalog: the command line runs while the server is stopped (it
+// holds the database otherwise), then the server serves what was pinned.
+describe('connector tools on /mcp (embedded database)', () => {
+  let server: RunningServer;
+  let upstream: RunningUpstream;
+
+  beforeAll(async () => {
+    upstream = await startUpstream({
+      stateful: true,
+      enableJsonResponse: false,
+      requireHeader: { name: 'X-API-Key', value: SECRET },
+      tools: [echoTool('search', { description: 'Search the notes.', annotations: { readOnlyHint: true } }), structuredTool('add'), echoTool('write_note', { description: 'Write a note.' })],
+    });
+    server = await startServer({ database: 'embedded', env: { CONNECTOR_REFRESH_SECONDS: '86400', CONNECTOR_MAX_RESULT_BYTES: String(MAX_RESULT_BYTES) } });
+    await server.halt();
+    const added = await runCli(CLI, ['add', 'notes', upstream.url, '--header', `X-API-Key: ${SECRET}`, '--orgs', 'acme'], server.env);
+    expect(added.code, added.stdout + added.stderr).toBe(0);
+    server = await startServer(server.restartOptions);
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await upstream?.stop();
+  });
+
+  it('lists and calls the pinned tools through the SDK client, with the same gates, and logs the calls', async () => {
+    const client = await register(server.url, { client_name: 'Embedded connector client', redirect_uris: ['https://embedded-connector.example/cb'] });
+    const readOnly = await register(server.url, { client_name: 'Embedded read-only client', redirect_uris: ['https://embedded-connector-read.example/cb'] });
+    const { tokens } = await connect(server.url, client, person('member@acme.test'));
+    const { tokens: readTokens } = await connect(server.url, readOnly, person('member@acme.test'), { scopes: ['mcp:read'] });
+    const sdk = new Client({ name: 'connector-test', version: '1.0.0' });
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+    try {
+      const listed = (await sdk.listTools()).tools.map((entry) => entry.name);
+      expect(listed.slice(0, BUILT_IN_TOOLS.length)).toEqual(BUILT_IN_TOOLS);
+      expect(new Set(listed.slice(BUILT_IN_TOOLS.length))).toEqual(new Set(['notes__search', 'notes__add', 'notes__write_note']));
+      expect((await sdk.callTool({ name: 'notes__search', arguments: { text: 'embedded' } })).content).toEqual([{ type: 'text', text: JSON.stringify({ text: 'embedded' }) }]);
+      expect((await sdk.callTool({ name: 'notes__add', arguments: { a: 1, b: 2 } })).structuredContent).toEqual({ sum: 3 });
+    } finally {
+      await sdk.close();
+    }
+    const before = upstream.log.length;
+    const refused = await postMcp(server.url, readTokens.access_token, rpc('tools/call', { name: 'notes__write_note', arguments: { text: 'no' } }));
+    expect(refused.body!.result.isError).toBe(true);
+    expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
+    expect(upstream.log.length).toBe(before);
+    for (const entry of upstream.log) expect(JSON.stringify(entry.headers)).not.toContain(tokens.access_token);
+
+    await sleep(1_500); // the call log is flushed about once a second
+    const { result: rows } = await inspectDatabase(server, (query) =>
+      query<{ outcome: string; upstream_latency_ms: number | null }>(`SELECT outcome, upstream_latency_ms FROM mcp_calls WHERE connector = 'notes' ORDER BY id`),
+    );
+    expect(rows.map((row) => row.outcome)).toEqual(['ok', 'ok', 'refused_scope']);
+    expect(rows[0]!.upstream_latency_ms).toEqual(expect.any(Number));
+    expect(rows[2]!.upstream_latency_ms).toBeNull();
+  }, 120_000);
 });
