@@ -40,6 +40,14 @@ const schema = z
     MCP_UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(60),
     SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     CONNECTOR_REFRESH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+    // At least 1 KiB (an answer must fit), at most 64 MiB: the heap is 256 MB, and a few answers in flight
+    // are parsed at once.
+    CONNECTOR_MAX_RESULT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
     KEY_RELOAD_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     CALL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     MCP_ALLOWED_ORIGINS: z
@@ -214,6 +222,12 @@ export const CONFIGURATION: readonly ConfigurationEntry[] = [
     description: "How often connectors' tool catalogs are read again (one instance refreshes); changed and new tools are held until approved.",
   },
   {
+    name: 'CONNECTOR_MAX_RESULT_BYTES',
+    default: '`4194304`',
+    readBy: 'server',
+    description: "The most bytes of one connector tool's answer Gatehouse reads, counted while it streams in; a larger one is refused in band.",
+  },
+  {
     name: 'KEY_RELOAD_SECONDS',
     default: '`60`',
     readBy: 'server',
@@ -325,6 +339,7 @@ export type Env = {
   /** How often expired rows and unused clients are removed. */
   sweepIntervalMs: number;
   connectorRefreshMs: number;
+  connectorMaxResultBytes: number;
   /** How often each instance checks the stored keys and picks up a rotation (no restart needed). */
   keyReloadMs: number;
   /** Days the /mcp call log is kept. */
@@ -375,6 +390,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mcpUnauthenticatedRateLimit: raw.MCP_UNAUTHENTICATED_RATE_LIMIT,
     sweepIntervalMs: raw.SWEEP_INTERVAL_SECONDS * 1000,
     connectorRefreshMs: raw.CONNECTOR_REFRESH_SECONDS * 1000,
+    connectorMaxResultBytes: raw.CONNECTOR_MAX_RESULT_BYTES,
     keyReloadMs: raw.KEY_RELOAD_SECONDS * 1000,
     callLogRetentionDays: raw.CALL_LOG_RETENTION_DAYS,
     mcpAllowedOrigins: raw.MCP_ALLOWED_ORIGINS ?? [],

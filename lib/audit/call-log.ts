@@ -29,6 +29,10 @@ export type CallRecord = {
   latencyMs: number;
   protocolVersion: string | null;
   traceId: string | null;
+  /** The connector's slug, for a call of a connector tool. */
+  connector: string | null;
+  /** The upstream's part of latencyMs, when an upstream was called. */
+  upstreamLatencyMs: number | null;
 };
 
 const MAX_BUFFERED = 10_000;
@@ -131,9 +135,10 @@ async function writeBuffered(): Promise<void> {
 const INSERT_CALLS = {
   name: 'gatehouse_call_log_insert',
   text: `
-INSERT INTO mcp_calls (at, person_id, org_id, client_id, grant_id, method, tool_name, outcome, http_status, latency_ms, protocol_version, trace_id)
+INSERT INTO mcp_calls (at, person_id, org_id, client_id, grant_id, method, tool_name, outcome, http_status, latency_ms, protocol_version, trace_id,
+                       connector, upstream_latency_ms)
 SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::int[], $10::int[], $11::text[], $12::text[])`,
+                     $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $14::int[])`,
 };
 
 const TOUCH_GRANTS = {
@@ -156,6 +161,8 @@ async function insertCalls(batch: CallRecord[]): Promise<void> {
     column('latencyMs'),
     column('protocolVersion'),
     column('traceId'),
+    column('connector'),
+    column('upstreamLatencyMs'),
   ]);
 }
 

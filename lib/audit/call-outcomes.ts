@@ -13,6 +13,7 @@ const CATEGORIES = [
   { key: 'rate_limited', label: 'Rate-limited' },
   { key: 'unauthorized', label: '401 Unauthorized' },
   { key: 'forbidden', label: '403 Forbidden' },
+  { key: 'connector', label: 'Connector failures' },
   { key: 'other', label: 'Other errors' },
 ] as const;
 
@@ -29,6 +30,10 @@ const CATEGORY_OF = {
   invalid_arguments: 'other',
   unknown_tool: 'other',
   tool_error: 'other',
+  held_for_review: 'connector',
+  upstream_error: 'connector',
+  upstream_timeout: 'connector',
+  circuit_open: 'connector',
   method_not_found: 'other',
   bad_request: 'other',
   jsonrpc_error: 'other',

@@ -6,18 +6,30 @@
 // Every read here is a network read: none may run while a database transaction is held
 // (assertNoTransaction), so a slow upstream never holds a database connection.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 
 /** Where and how to reach an upstream. */
 export type UpstreamTarget = { url: string; headers: Record<string, string>; timeoutMs: number };
 
-/** Why an upstream could not be read, in words for the admin (never its credential). */
+/**
+ * Why an upstream could not be read, in words for the admin or the caller (never its credential):
+ * - unreachable: no connection, a refused or reset one, a TLS error, an HTTP error status;
+ * - timeout: no answer within the connector's timeout;
+ * - too_large: an answer past the byte limit, counted while it streamed in;
+ * - malformed: an answer that is not MCP (not JSON-RPC, a result of the wrong shape, nested too deep);
+ * - refused: the upstream turned Gatehouse's credential down (HTTP 401 or 403);
+ * - jsonrpc: the upstream answered the request with a JSON-RPC error;
+ * - session_gone: HTTP 404 for the session (the upstream restarted); the request was not taken.
+ */
+export type UpstreamErrorKind = 'unreachable' | 'timeout' | 'too_large' | 'malformed' | 'refused' | 'jsonrpc' | 'session_gone';
+
 export class UpstreamError extends Error {
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'timeout' | 'too_large' | 'malformed' | 'refused',
+    readonly kind: UpstreamErrorKind,
   ) {
     super(message);
   }
@@ -59,11 +71,17 @@ export function cappedFetch(limit: number): typeof fetch {
   };
 }
 
-/** Opens an SDK client to the upstream; the caller closes it. */
-export async function openUpstream(target: UpstreamTarget, limit = CATALOG_PAGE_BYTES): Promise<Client> {
+/**
+ * Opens an SDK client to the upstream; the caller closes it. No client capabilities are declared: a request
+ * the upstream sends back (sampling, elicitation, roots) finds no handler and is answered -32601.
+ */
+export async function openUpstream(target: UpstreamTarget, options: { fetch?: typeof fetch } = {}): Promise<Client> {
   assertNoTransaction('an upstream MCP call');
   const client = new Client({ name: 'gatehouse', version: '1' }, { capabilities: {} });
-  const transport = new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers }, fetch: cappedFetch(limit) });
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    requestInit: { headers: target.headers },
+    fetch: options.fetch ?? cappedFetch(CATALOG_PAGE_BYTES),
+  });
   try {
     await client.connect(transport, { timeout: target.timeoutMs });
   } catch (error) {
@@ -99,17 +117,38 @@ export function upstreamError(error: unknown, target: UpstreamTarget): UpstreamE
   const cause = error instanceof Error ? error : new Error(String(error));
   const nested = (cause as { cause?: unknown }).cause;
   if (nested instanceof UpstreamError) return nested;
+  const origin = new URL(target.url).origin;
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) return new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout');
+    if (error.code === ErrorCode.ConnectionClosed) return new UpstreamError(`the connection to the upstream at ${origin} was closed`, 'unreachable');
+    // The upstream's own words, as untrusted text: one line, bounded.
+    return new UpstreamError(`the upstream answered with an error (${firstLine(error.message.replace(/^MCP error /, ''))})`, 'jsonrpc');
+  }
+  if (error instanceof StreamableHTTPError) {
+    if (error.code === 404) return new UpstreamError(`the upstream at ${origin} answered HTTP 404`, 'session_gone');
+    if (error.code === 401 || error.code === 403) return new UpstreamError(`the upstream refused Gatehouse's credential (HTTP ${error.code})`, 'refused');
+    if (error.code === -1) return new UpstreamError(`the upstream's answer is not MCP (${firstLine(error.message)})`, 'malformed');
+    return new UpstreamError(`the upstream at ${origin} answered HTTP ${error.code}`, 'unreachable');
+  }
+  // A body that is not JSON, or a message or result of the wrong shape.
+  if (cause instanceof SyntaxError || cause.name === 'ZodError' || cause.name === '$ZodError') {
+    return new UpstreamError(`the upstream's answer is not a valid MCP message (${firstLine(cause.message)})`, 'malformed');
+  }
   const message = cause.message.slice(0, 300);
-  if (/timed? ?out|RequestTimeout/i.test(message) || (cause as { code?: unknown }).code === -32001) {
-    return new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout');
+  if (/timed? ?out|RequestTimeout/i.test(message)) return new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout');
+  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|certificate|TLS|socket|terminated|redirect/i.test(`${message} ${String(nested)}`)) {
+    return new UpstreamError(`the upstream at ${origin} could not be reached (${firstLine(String(nested ?? message))})`, 'unreachable');
   }
-  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|certificate|TLS|socket/i.test(`${message} ${String(nested)}`)) {
-    return new UpstreamError(`the upstream at ${new URL(target.url).origin} could not be reached (${firstLine(String(nested ?? message))})`, 'unreachable');
-  }
-  if (/HTTP 40[13]|Unauthorized|Forbidden/i.test(message)) return new UpstreamError(`the upstream refused Gatehouse's credential (${firstLine(message)})`, 'refused');
   return new UpstreamError(`the upstream's answer could not be used (${firstLine(message)})`, 'malformed');
 }
 
 function firstLine(text: string): string {
-  return text.split('\n')[0]!.slice(0, 200);
+  // Control characters out: this text reaches people and logs.
+  return (
+    text
+      .split('\n')[0]!
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .slice(0, 200)
+  );
 }

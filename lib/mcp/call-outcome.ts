@@ -14,6 +14,12 @@ export const CALL_OUTCOMES = [
   'invalid_arguments',
   'unknown_tool',
   'tool_error',
+  // Connector tools (docs/connectors.md), in band too: a tool held for review, the upstream failing or
+  // not answering in time, or failing fast after failing too often.
+  'held_for_review',
+  'upstream_error',
+  'upstream_timeout',
+  'circuit_open',
   // Refused at the HTTP level.
   'unauthorized',
   'forbidden',

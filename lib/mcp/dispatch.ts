@@ -1,14 +1,17 @@
 // Routes one JSON-RPC request to its method (docs/protocol.md §6 step 8), under the rules of its protocol version.
 // Protocol errors are thrown as McpError; tool refusals come back in band (HTTP 200, isError: true).
 import { z } from 'zod';
+import { forwardToolCall, CIRCUIT_FAILURES, CIRCUIT_OPEN_MS } from '@/lib/connectors/forward';
+import { type CalledConnectorTool, calledConnectorTool, type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
+import { requiredScope } from '@/lib/connectors/definitions';
 import { isMcpScope } from '@/lib/oauth/scopes';
 import type { CallOutcome } from './call-outcome';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 import { JSON_RPC, McpError } from './errors';
-import { passGates, toolAvailability } from './gates';
+import { type GatedTool, passConnectorGates, passGates, toolAvailability } from './gates';
 import { getPrompt, listPrompts } from './prompts';
-import { invalidArguments, toolFailed, unknownTool, type Refusal } from './refusals';
+import { circuitOpen, invalidArguments, toolFailed, unknownTool, upstreamFailed, type Refusal } from './refusals';
 import { listResources, readResource } from './resources';
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from './server-info';
 import { findTool } from './tools';
@@ -21,6 +24,9 @@ export type Dispatched = {
   toolName?: string;
   /** For the call log: ok, tool_error, refused_scope, refused_role, restricted, invalid_arguments… */
   outcome: CallOutcome;
+  /** For the call log, when the tool is a connector's: its slug, and the upstream's latency if it was called. */
+  connector?: string;
+  upstreamLatencyMs?: number;
 };
 
 const CAPABILITIES = {
@@ -32,8 +38,9 @@ const CAPABILITIES = {
 /** Methods whose results are lists (and carry cache hints under 2026-07-28). */
 const LIST_METHODS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover']);
 
-export async function dispatch(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>): Promise<Dispatched> {
-  const dispatched = await route(caller, rules, method, params);
+/** `signal` is aborted when the caller goes away: a forwarded call is then cancelled upstream. */
+export async function dispatch(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
+  const dispatched = await route(caller, rules, method, params, signal);
   if (rules.resultType) dispatched.result = { resultType: 'complete', ...dispatched.result };
   if (rules.cacheHints && LIST_METHODS.has(method)) dispatched.result = { ...dispatched.result, ...CACHE_HINTS };
   if (rules.serverInfoInMeta) {
@@ -42,7 +49,7 @@ export async function dispatch(caller: Caller, rules: VersionRules, method: stri
   return dispatched;
 }
 
-async function route(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>): Promise<Dispatched> {
+async function route(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
   const legacy = rules.handshake === 'initialize';
   switch (method) {
     case 'initialize':
@@ -60,11 +67,13 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
     case 'tools/list': {
       requireAnyMcpScope(caller);
       // Only restricted tools are hidden: one whose scope is missing is listed, so the step-up challenge can get it.
-      const listed = toolAvailability(caller).filter(({ closed }) => closed?.gate !== 'restricted');
-      return { outcome: 'ok', result: { tools: listed.map(({ tool }) => describeTool(tool)) } };
+      // Connector tools come from the stored catalog of the connectors the org switched on: no upstream is asked.
+      const connectorTools = (await listedConnectorTools(caller.orgId)).filter(({ exposedName }) => !caller.restrictedTools.has(exposedName));
+      const listed = toolAvailability(caller, connectorTools.map(gatedListed)).filter(({ closed }) => closed?.gate !== 'restricted');
+      return { outcome: 'ok', result: { tools: [...listed.map(({ tool }) => describeTool(tool)), ...connectorTools.map(describeConnectorTool)] } };
     }
     case 'tools/call':
-      return callTool(caller, params);
+      return callTool(caller, params, signal);
     case 'resources/list':
       requireAnyMcpScope(caller);
       return { outcome: 'ok', result: listResources(caller) };
@@ -100,26 +109,31 @@ function initialize(params: Record<string, unknown>) {
   };
 }
 
-async function callTool(caller: Caller, params: Record<string, unknown>): Promise<Dispatched> {
+async function callTool(caller: Caller, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
   const name = requireString(params, 'name');
+  const args: unknown = params.arguments ?? {};
   const tool = findTool(name);
-  if (!tool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
-
-  let target: ToolDefinition = tool;
-  let args: unknown = params.arguments ?? {};
-  if (tool.name === 'execute_tool') {
-    // Only a naming indirection: execute_tool's own gates (a restriction on it, the role's tool:execute,
-    // its argument shape), then the named tool's gates exactly as a direct call meets them.
-    const outer = await passGates(caller, tool, args);
-    if (!outer.ok) return refused(tool.name, outer.refusal);
-    const { name: innerName, arguments: innerArgs } = outer.input as { name: string; arguments: Record<string, unknown> };
-    const inner = findTool(innerName);
-    if (!inner) return refused(innerName, unknownTool(innerName));
-    if (inner.name === 'execute_tool') return refused(tool.name, invalidArguments(tool.name, 'execute_tool cannot run itself'));
-    target = inner;
-    args = innerArgs;
+  if (!tool) {
+    const connectorTool = await calledConnectorTool(caller.orgId, name);
+    if (!connectorTool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
+    return callConnectorTool(caller, connectorTool, args, signal);
   }
+  if (tool.name !== 'execute_tool') return callBuiltInTool(caller, tool, args);
 
+  // Only a naming indirection: execute_tool's own gates (a restriction on it, the role's tool:execute,
+  // its argument shape), then the named tool's gates exactly as a direct call meets them.
+  const outer = await passGates(caller, tool, args);
+  if (!outer.ok) return refused(tool.name, outer.refusal);
+  const { name: innerName, arguments: innerArgs } = outer.input as { name: string; arguments: Record<string, unknown> };
+  if (innerName === 'execute_tool') return refused(tool.name, invalidArguments(tool.name, 'execute_tool cannot run itself'));
+  const inner = findTool(innerName);
+  if (inner) return callBuiltInTool(caller, inner, innerArgs);
+  const connectorTool = await calledConnectorTool(caller.orgId, innerName);
+  if (connectorTool) return callConnectorTool(caller, connectorTool, innerArgs, signal);
+  return refused(innerName, unknownTool(innerName));
+}
+
+async function callBuiltInTool(caller: Caller, target: ToolDefinition, args: unknown): Promise<Dispatched> {
   const gate = await passGates(caller, target, args);
   if (!gate.ok) return refused(target.name, gate.refusal);
   try {
@@ -135,6 +149,32 @@ async function callTool(caller: Caller, params: Record<string, unknown>): Promis
     console.error(`mcp: tool ${target.name} failed`, error);
     return refused(target.name, toolFailed(target.name));
   }
+}
+
+/**
+ * A connector's tool: the same gates, then the call forwarded with Gatehouse's own credential (never the
+ * caller's). The upstream's result passes on unchanged; its failures come back in band, naming the connector.
+ */
+async function callConnectorTool(caller: Caller, tool: CalledConnectorTool, args: unknown, signal: AbortSignal): Promise<Dispatched> {
+  const logged = { toolName: tool.exposedName, connector: tool.connector.slug };
+  const gate = passConnectorGates(caller, { name: tool.exposedName, scope: tool.scope, permission: null, held: tool.held, connector: tool.connector }, args);
+  if (!gate.ok) return { ...refused(tool.exposedName, gate.refusal), ...logged };
+  const forwarded = await forwardToolCall({ connector: tool.connector, upstreamName: tool.upstreamName, args: gate.input as Record<string, unknown>, signal });
+  const upstreamLatencyMs = forwarded.upstreamMs ?? undefined;
+  if (forwarded.ok) {
+    // The upstream's own isError result is passed on as it is, and logged as the tool's error.
+    return { ...logged, upstreamLatencyMs, outcome: forwarded.result.isError ? 'tool_error' : 'ok', result: forwarded.result };
+  }
+  const { failure } = forwarded;
+  if (failure === 'aborted') {
+    // The caller went away: nobody reads this answer.
+    return { ...logged, upstreamLatencyMs, outcome: 'aborted', result: { content: [{ type: 'text', text: 'The call was cancelled.' }], isError: true } };
+  }
+  const refusal =
+    failure.kind === 'circuit_open'
+      ? circuitOpen(tool.exposedName, tool.connector, CIRCUIT_FAILURES, CIRCUIT_OPEN_MS / 1000, failure.retryInSeconds)
+      : upstreamFailed(tool.exposedName, tool.connector, failure);
+  return { ...refused(tool.exposedName, refusal), ...logged, upstreamLatencyMs };
 }
 
 function refused(toolName: string, refusal: Refusal): Dispatched {
@@ -154,6 +194,22 @@ function describeTool(tool: ToolDefinition) {
     inputSchema: z.toJSONSchema(tool.input, { target: 'draft-2020-12', io: 'input' }),
     ...(tool.output ? { outputSchema: z.toJSONSchema(tool.output, { target: 'draft-2020-12', io: 'output' }) } : {}),
     annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+function gatedListed(tool: ListedConnectorTool): GatedTool {
+  return { name: tool.exposedName, scope: requiredScope(tool.definition), permission: null };
+}
+
+/** A connector tool as tools/list shows it: the pinned definition under its exposed name. */
+function describeConnectorTool({ exposedName, definition }: ListedConnectorTool) {
+  return {
+    name: exposedName,
+    ...(definition.title ? { title: definition.title } : {}),
+    ...(definition.description ? { description: definition.description } : {}),
+    inputSchema: definition.inputSchema,
+    ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
   };
 }
 

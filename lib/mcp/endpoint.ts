@@ -35,6 +35,8 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   let response: Response;
   let outcome: CallOutcome = 'ok';
   let toolName: string | null = null;
+  let connector: string | null = null;
+  let upstreamLatencyMs: number | null = null;
   let subject: CallSubject | null = null;
   try {
     if (request.method === 'OPTIONS') return preflight(request);
@@ -61,9 +63,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       outcome = 'notification';
       response = new Response(null, { status: 202 });
     } else {
-      const dispatched = await dispatch(context.caller, context.rules, context.message.method, context.message.params);
+      const dispatched = await dispatch(context.caller, context.rules, context.message.method, context.message.params, request.signal);
       outcome = dispatched.outcome;
       toolName = dispatched.toolName ?? null;
+      connector = dispatched.connector ?? null;
+      upstreamLatencyMs = dispatched.upstreamLatencyMs ?? null;
       response = jsonRpcResult(request, context.message.id, dispatched.result, dispatched.headers);
     }
   } catch (error) {
@@ -88,6 +92,8 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     latencyMs: Math.round(performance.now() - context.started),
     protocolVersion: context.rules?.version ?? null,
     traceId: context.traceId,
+    connector,
+    upstreamLatencyMs,
   });
   return response;
 }

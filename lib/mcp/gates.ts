@@ -9,11 +9,14 @@ import type { z } from 'zod';
 import { containsUnstorableText } from '@/lib/db/storable-text';
 import type { Caller } from './caller';
 import { JSON_RPC, McpError } from './errors';
-import { invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
+import { heldForReview, invalidArguments, missingScope, restricted, roleCannot, type Refusal } from './refusals';
 import { TOOLS } from './tools';
 import type { ToolDefinition } from './tools/definition';
 
 export type GateOutcome = { ok: true; input: unknown } | { ok: false; refusal: Refusal };
+
+/** What the gates look at of a tool, built-in or a connector's: its name, scope and extra permission. */
+export type GatedTool = Pick<ToolDefinition, 'name' | 'scope' | 'permission'>;
 
 /** What the first three gates look at: the connection's scopes, the role's permissions, the org's restrictions. */
 export type ToolSubject = Pick<Caller, 'permissions' | 'scopes' | 'restrictedTools'>;
@@ -21,7 +24,7 @@ export type ToolSubject = Pick<Caller, 'permissions' | 'scopes' | 'restrictedToo
 /** The first of restriction, scope and role that closes a tool to the subject, or null when none does. */
 export type ClosedGate = { gate: 'restricted' } | { gate: 'scope'; scope: McpScope } | { gate: 'role'; permission: Permission };
 
-export function closedGate(subject: ToolSubject, tool: ToolDefinition): ClosedGate | null {
+export function closedGate(subject: ToolSubject, tool: GatedTool): ClosedGate | null {
   if (subject.restrictedTools.has(tool.name)) return { gate: 'restricted' };
   if (tool.scope && !subject.scopes.includes(tool.scope)) return { gate: 'scope', scope: tool.scope };
   if (!hasPermission(subject, 'tool:execute')) return { gate: 'role', permission: 'tool:execute' };
@@ -30,7 +33,7 @@ export function closedGate(subject: ToolSubject, tool: ToolDefinition): ClosedGa
 }
 
 /** Whether the caller may have the tool's data at all: restriction, scope, role. Null when it may. */
-export function toolAccess(caller: Caller, tool: ToolDefinition): Refusal | null {
+export function toolAccess(caller: Caller, tool: GatedTool): Refusal | null {
   const closed = closedGate(caller, tool);
   if (!closed) return null;
   if (closed.gate === 'restricted') return restricted(caller, tool.name);
@@ -43,11 +46,11 @@ export function toolAccess(caller: Caller, tool: ToolDefinition): Refusal | null
  * that tools/list (which hides only restricted tools, so that a missing scope can be stepped up to, MCP
  * authorization, scope challenge handling) and the consent screen (which shows what a connection could call)
  * both take. A tool without a scope of its own (execute_tool) defers to its target, so it is open only when
- * some other tool is.
+ * some other tool is — a connector's tool (`others`) included.
  */
-export function toolAvailability(subject: ToolSubject): { tool: ToolDefinition; closed: ClosedGate | { gate: 'no_target' } | null }[] {
+export function toolAvailability(subject: ToolSubject, others: readonly GatedTool[] = []): { tool: ToolDefinition; closed: ClosedGate | { gate: 'no_target' } | null }[] {
   const gated = TOOLS.map((tool) => ({ tool, closed: closedGate(subject, tool) }));
-  const anyTarget = gated.some(({ tool, closed }) => tool.scope !== null && closed === null);
+  const anyTarget = [...gated, ...others.map((tool) => ({ tool, closed: closedGate(subject, tool) }))].some(({ tool, closed }) => tool.scope !== null && closed === null);
   return gated.map(({ tool, closed }) => ({ tool, closed: closed === null && tool.scope === null && !anyTarget ? { gate: 'no_target' as const } : closed }));
 }
 
@@ -93,4 +96,26 @@ export async function passGates(caller: Caller, tool: ToolDefinition, args: unkn
     return { ok: false, refusal: invalidArguments(tool.name, parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')) };
   }
   return { ok: true, input: parsed.data };
+}
+
+/** The most bytes of a connector tool's arguments, as JSON: the upstream checks them against its own schema. */
+export const CONNECTOR_ARGUMENTS_BYTES = 256 * 1024;
+
+/**
+ * The gates of a connector tool (docs/connectors.md, The gates): the org's restriction, then a hold for
+ * review, then the scope its annotations call for and the role's tool:execute — the same code as a
+ * built-in tool's — then arguments that are an object within a size limit. The upstream validates them
+ * against its own schema; a call refused here never reaches it.
+ */
+export function passConnectorGates(caller: Caller, tool: GatedTool & { held: boolean; connector: { name: string; slug: string } }, args: unknown): GateOutcome {
+  if (caller.restrictedTools.has(tool.name)) return { ok: false, refusal: restricted(caller, tool.name) };
+  if (tool.held) return { ok: false, refusal: heldForReview(tool.name, tool.connector) };
+  const refusal = toolAccess(caller, tool);
+  if (refusal) return { ok: false, refusal };
+  const input = args ?? {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, refusal: invalidArguments(tool.name, 'arguments must be an object') };
+  if (Buffer.byteLength(JSON.stringify(input)) > CONNECTOR_ARGUMENTS_BYTES) {
+    return { ok: false, refusal: invalidArguments(tool.name, `they are larger than ${CONNECTOR_ARGUMENTS_BYTES} bytes`) };
+  }
+  return { ok: true, input };
 }

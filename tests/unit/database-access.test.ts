@@ -84,6 +84,8 @@ describe('one way into the database', () => {
           latencyMs: 1,
           protocolVersion: null,
           traceId: tag,
+          connector: null,
+          upstreamLatencyMs: null,
         });
         // Held open past the flush interval (1 s): a flush that joined this transaction would roll back with it.
         await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -17,6 +17,7 @@ const OUTCOME_COLORS: Record<OutcomeCategory, string> = {
   rate_limited: '#7c3aed',
   unauthorized: '#dc2626',
   forbidden: '#be185d',
+  connector: '#0e7490',
   other: '#64748b',
 };
 const APP_COLORS = ['#1f4b7a', '#0891b2', '#65a30d', '#c026d3', '#ea580c'];

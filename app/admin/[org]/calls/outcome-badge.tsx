@@ -8,6 +8,7 @@ const TONE: Record<OutcomeCategory, 'good' | 'warn' | 'bad' | 'neutral'> = {
   rate_limited: 'warn',
   unauthorized: 'bad',
   forbidden: 'bad',
+  connector: 'bad',
   other: 'neutral',
 };
 

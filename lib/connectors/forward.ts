@@ -1,0 +1,265 @@
+// Forwarding a tools/call to a connector's upstream (docs/connectors.md, The forwarded call), after /mcp's
+// gates let it through.
+//
+// - One SDK client per connector per process, opened on first use and reused; opened again when the upstream
+//   answers 404 for its session (MCP 2025-11-25, Transports › Session Management: a restarted upstream
+//   forgot it) — the call is then sent once more, since a 404 means it was not taken — or when the
+//   connection failed (the next call opens a fresh one).
+// - Gatehouse's own credential for the connector rides on every request; per-call headers go through the
+//   transport's custom fetch (its headers are fixed at construction); nothing of the caller's is ever sent
+//   (MCP 2025-11-25, Basic › Authorization: token passthrough is forbidden).
+// - The caller going away cancels the upstream call (notifications/cancelled); the connector's timeout
+//   does too. An answer is cut off past CONNECTOR_MAX_RESULT_BYTES while it streams in.
+// - After CIRCUIT_FAILURES failures in a row a connector fails fast for CIRCUIT_OPEN_MS, on this instance:
+//   a dead upstream is not waited on by every caller in turn.
+// - No database connection is held here: the tool was read before, the call log is written after.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { assertNoTransaction } from '@/lib/db/open-transaction';
+import { env } from '@/lib/env';
+import { processSingleton } from '@/lib/server/process-singleton';
+import { openHeaders } from './connectors';
+import type { ConnectorEndpoint } from './served';
+import { cappedFetch, openUpstream, UpstreamError, type UpstreamTarget, upstreamError } from './upstream';
+
+export const CIRCUIT_FAILURES = 5;
+export const CIRCUIT_OPEN_MS = 30_000;
+/** Pooled clients unused for this long are closed (a removed connector's, an idle one's). */
+const IDLE_CLIENT_MS = 10 * 60_000;
+/** Deeper results are refused: answering them would overflow JSON.stringify's stack. */
+const MAX_RESULT_DEPTH = 64;
+
+/** An upstream's answer to tools/call, passed on unchanged (content of every kind, structured content, isError). */
+export type ForwardedResult = { content: unknown[]; structuredContent?: Record<string, unknown>; isError: boolean };
+
+export type ForwardOutcome = { ok: true; result: ForwardedResult; upstreamMs: number } | { ok: false; failure: UpstreamError | CircuitOpen | 'aborted'; upstreamMs: number | null };
+
+/** The connector is failing fast: it failed CIRCUIT_FAILURES times in a row. */
+export type CircuitOpen = { kind: 'circuit_open'; retryInSeconds: number };
+
+export type ForwardRequest = {
+  connector: ConnectorEndpoint;
+  upstreamName: string;
+  args: Record<string, unknown>;
+  /** Aborted when the caller goes away. */
+  signal: AbortSignal;
+  /** Headers for this call only (none yet; the identity assertion will be one). */
+  headers?: Record<string, string>;
+};
+
+/** What the transport's fetch knows of the call it is sending for. */
+type CallContext = { headers: Record<string, string>; fail: (error: UpstreamError) => void };
+const currentCall = new AsyncLocalStorage<CallContext>();
+
+type Pooled = { key: string; client: Promise<Client>; usedAt: number };
+type Circuit = { failures: number; openUntil: number };
+
+function pool(): Map<string, Pooled> {
+  return processSingleton('connectorClients', () => new Map<string, Pooled>());
+}
+function circuits(): Map<string, Circuit> {
+  return processSingleton('connectorCircuits', () => new Map<string, Circuit>());
+}
+
+export async function forwardToolCall(request: ForwardRequest): Promise<ForwardOutcome> {
+  const { connector } = request;
+  const circuit = circuits().get(connector.id);
+  const now = Date.now();
+  if (circuit && circuit.openUntil > now) {
+    return { ok: false, failure: { kind: 'circuit_open', retryInSeconds: Math.ceil((circuit.openUntil - now) / 1000) }, upstreamMs: null };
+  }
+  assertNoTransaction('a connector tool call');
+  const started = performance.now();
+  const outcome = await callOnce(request).catch(async (error: unknown) => {
+    if (!(error instanceof UpstreamError) || error.kind !== 'session_gone') throw error;
+    // The upstream forgot the session (it restarted): a new one, and the call once more.
+    await dropClient(connector.id);
+    return callOnce(request);
+  });
+  const upstreamMs = Math.round(performance.now() - started);
+  if (outcome.ok) {
+    circuits().delete(connector.id);
+    return { ok: true, result: outcome.result, upstreamMs };
+  }
+  if (outcome.failure === 'aborted') return { ok: false, failure: 'aborted', upstreamMs };
+  if (outcome.failure.kind !== 'jsonrpc') {
+    // The connection is suspect: the next call opens a new one.
+    if (outcome.failure.kind !== 'too_large') await dropClient(connector.id);
+    countFailure(connector.id);
+  } else {
+    // The upstream answered (with an error): it is alive.
+    circuits().delete(connector.id);
+  }
+  return { ok: false, failure: outcome.failure, upstreamMs };
+}
+
+type CallResult = { ok: true; result: ForwardedResult } | { ok: false; failure: UpstreamError | 'aborted' };
+
+async function callOnce(request: ForwardRequest): Promise<CallResult> {
+  const target = targetOf(request.connector);
+  let client: Client;
+  try {
+    client = await pooledClient(request.connector, target);
+  } catch (error) {
+    return { ok: false, failure: upstreamError(error, target) };
+  }
+  // A failure seen by the fetch while an answer streams in (too large, cut off) ends the call at once,
+  // instead of leaving it to the timeout.
+  const local = new AbortController();
+  let streamFailure: UpstreamError | null = null;
+  const context: CallContext = {
+    headers: request.headers ?? {},
+    fail: (error) => {
+      streamFailure ??= error;
+      local.abort(error);
+    },
+  };
+  try {
+    const result = await currentCall.run(context, () =>
+      client.request({ method: 'tools/call', params: { name: request.upstreamName, arguments: request.args } }, CallToolResultSchema, {
+        signal: AbortSignal.any([request.signal, local.signal]),
+        timeout: request.connector.timeoutMs,
+        maxTotalTimeout: request.connector.timeoutMs,
+      }),
+    );
+    return checkedResult(result);
+  } catch (error) {
+    if (request.signal.aborted) return { ok: false, failure: 'aborted' };
+    if (streamFailure) return { ok: false, failure: streamFailure };
+    const failure = upstreamError(error, target);
+    if (failure.kind === 'session_gone') throw failure;
+    return { ok: false, failure };
+  }
+}
+
+/** The upstream's result as it is passed on, or why it cannot be. */
+function checkedResult(result: Record<string, unknown>): CallResult {
+  if (depthExceeds(result, MAX_RESULT_DEPTH)) {
+    return { ok: false, failure: new UpstreamError(`the upstream's answer is nested deeper than ${MAX_RESULT_DEPTH} levels`, 'malformed') };
+  }
+  const structured = result.structuredContent;
+  return {
+    ok: true,
+    result: {
+      content: Array.isArray(result.content) ? result.content : [],
+      ...(structured && typeof structured === 'object' && !Array.isArray(structured) ? { structuredContent: structured as Record<string, unknown> } : {}),
+      isError: result.isError === true,
+    },
+  };
+}
+
+/** Whether the value nests deeper than `limit` arrays and objects; iterative, so any depth is safe. */
+export function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function targetOf(connector: ConnectorEndpoint): UpstreamTarget {
+  return { url: connector.url, headers: openHeaders(connector.credentialSealed), timeoutMs: connector.timeoutMs };
+}
+
+/** The connector's client, opened on first use; a changed URL, credential or timeout opens a new one. */
+async function pooledClient(connector: ConnectorEndpoint, target: UpstreamTarget): Promise<Client> {
+  const clients = pool();
+  closeIdle(clients);
+  const key = createHash('sha256')
+    .update(JSON.stringify([connector.url, connector.credentialSealed, connector.timeoutMs]))
+    .digest('hex');
+  const pooled = clients.get(connector.id);
+  if (pooled && pooled.key === key) {
+    pooled.usedAt = Date.now();
+    return pooled.client;
+  }
+  if (pooled) void closeClient(pooled);
+  // Opened outside any call: the initialize exchange, and the stream the SDK may keep open after it, carry
+  // no call's headers.
+  const client = currentCall.exit(() => openUpstream(target, { fetch: forwardingFetch(env().connectorMaxResultBytes) }));
+  const entry: Pooled = { key, client, usedAt: Date.now() };
+  clients.set(connector.id, entry);
+  // A failed open is not kept: the next call tries again.
+  client.catch(() => {
+    if (clients.get(connector.id) === entry) clients.delete(connector.id);
+  });
+  return client;
+}
+
+/**
+ * The transport's fetch: the answer counted while it streams in (cappedFetch), the call's own headers added,
+ * and a failure of the answer's stream reported to the call it belongs to.
+ */
+function forwardingFetch(limit: number): typeof fetch {
+  const capped = cappedFetch(limit);
+  return async (input, init) => {
+    const call = currentCall.getStore();
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(call?.headers ?? {})) headers.set(name, value);
+    const response = await capped(input, { ...init, headers });
+    if (!call || !response.body) return response;
+    const reader = response.body.getReader();
+    const reported = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          call.fail(error instanceof UpstreamError ? error : new UpstreamError(`the upstream's answer was cut off (${firstLine(error)})`, 'unreachable'));
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(reported, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+function countFailure(connectorId: string): void {
+  const circuit = circuits().get(connectorId) ?? { failures: 0, openUntil: 0 };
+  circuit.failures++;
+  if (circuit.failures >= CIRCUIT_FAILURES) circuit.openUntil = Date.now() + CIRCUIT_OPEN_MS;
+  circuits().set(connectorId, circuit);
+}
+
+async function dropClient(connectorId: string): Promise<void> {
+  const pooled = pool().get(connectorId);
+  if (!pooled) return;
+  pool().delete(connectorId);
+  await closeClient(pooled);
+}
+
+async function closeClient(pooled: Pooled): Promise<void> {
+  await pooled.client.then((client) => client.close()).catch(() => {});
+}
+
+function closeIdle(clients: Map<string, Pooled>): void {
+  const now = Date.now();
+  for (const [id, pooled] of clients) {
+    if (now - pooled.usedAt > IDLE_CLIENT_MS) {
+      clients.delete(id);
+      void closeClient(pooled);
+    }
+  }
+}
+
+/** Closes every pooled client (shutdown, tests). */
+export async function closeConnectorClients(): Promise<void> {
+  const clients = [...pool().values()];
+  pool().clear();
+  await Promise.all(clients.map(closeClient));
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error)
+    .split('\n')[0]!
+    .slice(0, 200);
+}

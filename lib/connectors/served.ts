@@ -1,0 +1,94 @@
+// What /mcp offers of connectors (docs/connectors.md): the tools of every connector an organization switched
+// on, read from the stored catalog, never from an upstream, on the request that needs them. Nothing is cached
+// across requests: a connector switched off, a tool held or approved shows on the very next call, on every
+// instance. Both reads are keyed by the caller's organization (from its grant), so a grant reaches only the
+// connectors of the organization it was given in.
+import { queryRows } from '@/lib/db/client';
+import { requiredScope, type ToolDefinition } from './definitions';
+
+/** A connector tool as /mcp lists it: its exposed name and its pinned definition. */
+export type ListedConnectorTool = { exposedName: string; definition: ToolDefinition };
+
+/** A connector tool a caller named, with what is needed to gate it and to forward the call. */
+export type CalledConnectorTool = {
+  exposedName: string;
+  upstreamName: string;
+  /** Held for review: a new or changed definition waits for an instance admin (pinning.ts). */
+  held: boolean;
+  /** The pinned definition, or for a tool never approved, the one waiting. */
+  definition: ToolDefinition | null;
+  scope: 'mcp:read' | 'mcp:write';
+  connector: ConnectorEndpoint;
+};
+
+/** Where and how Gatehouse reaches a connector's upstream. */
+export type ConnectorEndpoint = {
+  id: string;
+  slug: string;
+  name: string;
+  url: string;
+  timeoutMs: number;
+  /** The sealed upstream credential (connectors.ts opens it for the call); null when there is none. */
+  credentialSealed: string | null;
+};
+
+const LISTED = {
+  name: 'gatehouse_connector_tools_listed',
+  text: `
+SELECT t.exposed_name AS exposed_name, t.pinned AS definition
+  FROM org_connectors oc
+  JOIN connectors c      ON c.id = oc.connector_id
+  JOIN connector_tools t ON t.connector_id = c.id
+ WHERE oc.org_id = $1 AND c.status = 'active' AND t.status = 'active' AND t.pinned IS NOT NULL
+ ORDER BY c.slug, t.upstream_name`,
+};
+
+/** The offered tools of the connectors the organization switched on, in tools/list order. */
+export async function listedConnectorTools(orgId: string): Promise<ListedConnectorTool[]> {
+  const rows = await queryRows<{ exposed_name: string; definition: ToolDefinition }>(LISTED, [orgId]);
+  return rows.map((row) => ({ exposedName: row.exposed_name, definition: row.definition }));
+}
+
+const CALLED = {
+  name: 'gatehouse_connector_tool_called',
+  text: `
+SELECT t.exposed_name, t.upstream_name, t.status AS tool_status, COALESCE(t.pinned, t.held) AS definition,
+       c.id, c.slug, c.name, c.url, c.timeout_ms, c.credential_sealed
+  FROM connector_tools t
+  JOIN connectors c      ON c.id = t.connector_id
+  JOIN org_connectors oc ON oc.connector_id = c.id AND oc.org_id = $1
+ WHERE t.exposed_name = $2 AND c.status = 'active'`,
+};
+
+type CalledRow = {
+  exposed_name: string;
+  upstream_name: string;
+  tool_status: string;
+  definition: ToolDefinition | null;
+  id: string;
+  slug: string;
+  name: string;
+  url: string;
+  timeout_ms: number;
+  credential_sealed: string | null;
+};
+
+/**
+ * The connector tool of that exposed name, when its connector is switched on for the organization; null
+ * when there is none (an unknown tool, to the caller: whether another organization has it is not its business).
+ */
+export async function calledConnectorTool(orgId: string, exposedName: string): Promise<CalledConnectorTool | null> {
+  // Only names that could be a connector tool reach the database.
+  if (!exposedName.includes('__') || exposedName.length > 64) return null;
+  const [row] = await queryRows<CalledRow>(CALLED, [orgId, exposedName]);
+  if (!row) return null;
+  return {
+    exposedName: row.exposed_name,
+    upstreamName: row.upstream_name,
+    held: row.tool_status !== 'active',
+    definition: row.definition,
+    // A tool whose definition could not be read at all counts as one that writes: the stricter scope.
+    scope: requiredScope({ annotations: row.definition?.annotations ?? null }),
+    connector: { id: row.id, slug: row.slug, name: row.name, url: row.url, timeoutMs: row.timeout_ms, credentialSealed: row.credential_sealed },
+  };
+}
