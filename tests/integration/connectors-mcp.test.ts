@@ -648,6 +648,26 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     expect(await names(member)).toContain('hostile__answer');
   }, 120_000);
 
+  it('keeps concurrent calls through one connector apart: each caller gets its own answer, and one call’s failure is its own', async () => {
+    const owner = await connectAs('owner@acme.test');
+    const callers = [member, owner];
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, index) => call(callers[index % 2]!, 'main__search', { text: `caller ${index % 2} call ${index}` })));
+    replies.forEach((reply, index) => expect(textOf(reply), `call ${index}`).toBe(JSON.stringify({ text: `caller ${index % 2} call ${index}` })));
+
+    // Three answers too large amid seven good ones, all at once: only those three fail.
+    hostile.answer = (request) =>
+      (request.arguments as { text?: string })?.text === 'big'
+        ? { kind: 'stream', bytes: 1024 * 1024 }
+        : { kind: 'raw', body: jsonRpcResult(request.id, { content: [{ type: 'text', text: `answer to ${(request.arguments as { text?: string })?.text}` }] }) };
+    const texts = ['a', 'big', 'b', 'c', 'big', 'd', 'e', 'big', 'f', 'g'];
+    const mixed = await Promise.all(texts.map((text) => call(owner, 'hostile__answer', { text })));
+    mixed.forEach((reply, index) => {
+      const text = texts[index]!;
+      if (text === 'big') expectInBandError(reply, /larger than/);
+      else expect({ isError: reply.body?.result?.isError ?? false, text: textOf(reply) }, `call ${index}`).toEqual({ isError: false, text: `answer to ${text}` });
+    });
+  });
+
   it('tries the upstream again once 30 s have passed since the circuit opened', async () => {
     expect(circuitOpenedAt, 'the circuit test ran first').toBeGreaterThan(0);
     await sleep(Math.max(0, circuitOpenedAt + 32_000 - Date.now()));
