@@ -652,7 +652,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     const owner = await connectAs('owner@acme.test');
     const callers = [member, owner];
     const replies = await Promise.all(Array.from({ length: 12 }, (_, index) => call(callers[index % 2]!, 'main__search', { text: `caller ${index % 2} call ${index}` })));
-    replies.forEach((reply, index) => expect(textOf(reply), `call ${index}`).toBe(JSON.stringify({ text: `caller ${index % 2} call ${index}` })));
+    for (const [index, reply] of replies.entries()) expect(textOf(reply), `call ${index}`).toBe(JSON.stringify({ text: `caller ${index % 2} call ${index}` }));
 
     // Three answers too large amid seven good ones, all at once: only those three fail.
     hostile.answer = (request) =>
