@@ -46,6 +46,10 @@ export type CallRow = {
   latencyMs: number;
   protocolVersion: string | null;
   traceId: string | null;
+  /** The connector's slug, for a call of a connector tool (docs/connectors.md). */
+  connector: string | null;
+  /** The upstream's part of latencyMs, when an upstream was called. */
+  upstreamLatencyMs: number | null;
 };
 
 function where(orgId: string, filter: CallFilter, ids: IdRange = {}): Prisma.McpCallWhereInput {
@@ -82,6 +86,8 @@ async function withNames(calls: CallRecord[]): Promise<CallRow[]> {
     latencyMs: call.latencyMs,
     protocolVersion: call.protocolVersion,
     traceId: call.traceId,
+    connector: call.connector,
+    upstreamLatencyMs: call.upstreamLatencyMs,
   }));
 }
 
@@ -115,6 +121,8 @@ export const CALL_EXPORT_COLUMNS = [
   'latencyMs',
   'protocolVersion',
   'traceId',
+  'connector',
+  'upstreamLatencyMs',
 ] as const;
 
 export type CallExportRecord = Record<(typeof CALL_EXPORT_COLUMNS)[number], unknown>;
@@ -143,5 +151,7 @@ function exportRecord(row: CallRow): CallExportRecord {
     latencyMs: row.latencyMs,
     protocolVersion: row.protocolVersion,
     traceId: row.traceId,
+    connector: row.connector,
+    upstreamLatencyMs: row.upstreamLatencyMs,
   };
 }

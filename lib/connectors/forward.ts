@@ -72,12 +72,13 @@ export async function forwardToolCall(request: ForwardRequest): Promise<ForwardO
   }
   assertNoTransaction('a connector tool call');
   const started = performance.now();
-  const outcome = await callOnce(request).catch(async (error: unknown) => {
-    if (!(error instanceof UpstreamError) || error.kind !== 'session_gone') throw error;
-    // The upstream forgot the session (it restarted): a new one, and the call once more.
-    await dropClient(connector.id);
-    return callOnce(request);
-  });
+  let outcome = await callOnce(request);
+  if (!outcome.ok && outcome.failure !== 'aborted' && outcome.failure.kind === 'session_gone' && !request.signal.aborted) {
+    // The upstream forgot the session (it restarted): a new one, and the call once more. A second 404 is
+    // the answer.
+    retireClient(connector);
+    outcome = await callOnce(request);
+  }
   const upstreamMs = Math.round(performance.now() - started);
   if (outcome.ok) {
     circuits().delete(connector.id);
@@ -85,8 +86,9 @@ export async function forwardToolCall(request: ForwardRequest): Promise<ForwardO
   }
   if (outcome.failure === 'aborted') return { ok: false, failure: 'aborted', upstreamMs };
   if (outcome.failure.kind !== 'jsonrpc') {
-    // The connection is suspect: the next call opens a new one.
-    if (outcome.failure.kind !== 'too_large') await dropClient(connector.id);
+    // A connection that failed is not used again; a slow answer, a bad one or a refused credential says
+    // nothing against the connection, which other calls may be using.
+    if (outcome.failure.kind === 'unreachable' || outcome.failure.kind === 'session_gone') retireClient(connector);
     countFailure(connector.id);
   } else {
     // The upstream answered (with an error): it is alive.
@@ -128,9 +130,7 @@ async function callOnce(request: ForwardRequest): Promise<CallResult> {
   } catch (error) {
     if (request.signal.aborted) return { ok: false, failure: 'aborted' };
     if (streamFailure) return { ok: false, failure: streamFailure };
-    const failure = upstreamError(error, target);
-    if (failure.kind === 'session_gone') throw failure;
-    return { ok: false, failure };
+    return { ok: false, failure: upstreamError(error, target) };
   }
 }
 
@@ -184,6 +184,15 @@ async function pooledClient(connector: ConnectorEndpoint, target: UpstreamTarget
   const client = currentCall.exit(() => openUpstream(target, { fetch: forwardingFetch(env().connectorMaxResultBytes) }));
   const entry: Pooled = { key, client, usedAt: Date.now() };
   clients.set(connector.id, entry);
+  // A client whose transport closed is of no more use: the next call opens a new one.
+  void client.then(
+    (opened) => {
+      opened.onclose = () => {
+        if (clients.get(connector.id) === entry) clients.delete(connector.id);
+      };
+    },
+    () => {},
+  );
   // A failed open is not kept: the next call tries again.
   client.catch(() => {
     if (clients.get(connector.id) === entry) clients.delete(connector.id);
@@ -230,11 +239,15 @@ function countFailure(connectorId: string): void {
   circuits().set(connectorId, circuit);
 }
 
-async function dropClient(connectorId: string): Promise<void> {
-  const pooled = pool().get(connectorId);
+/**
+ * Takes the connector's client out of the pool, so that the next call opens a new one, and closes it once
+ * the calls still in flight on it have had their time (the connector's timeout).
+ */
+function retireClient(connector: ConnectorEndpoint): void {
+  const pooled = pool().get(connector.id);
   if (!pooled) return;
-  pool().delete(connectorId);
-  await closeClient(pooled);
+  pool().delete(connector.id);
+  setTimeout(() => void closeClient(pooled), connector.timeoutMs + 1_000).unref();
 }
 
 async function closeClient(pooled: Pooled): Promise<void> {

@@ -54,11 +54,19 @@ export function toolAvailability(subject: ToolSubject, others: readonly GatedToo
   return gated.map(({ tool, closed }) => ({ tool, closed: closed === null && tool.scope === null && !anyTarget ? { gate: 'no_target' as const } : closed }));
 }
 
-/** The tools someone with this role, these granted scopes and the org's restrictions could call, in tools/list order. */
-export function toolsAvailableTo(subject: { role: Role; scopes: readonly McpScope[]; restrictedTools: ReadonlySet<string> }): ToolDefinition[] {
-  return toolAvailability({ permissions: permissionsOf(subject.role), scopes: [...subject.scopes], restrictedTools: subject.restrictedTools })
+/** A tool as the consent screen shows it: built-in, or a connector's (exposed name, its title). */
+export type AvailableTool = GatedTool & { title: string };
+
+/**
+ * The tools someone with this role, these granted scopes and the org's restrictions could call, in tools/list
+ * order: the built-in tools, then `others` (the tools of the connectors the org switched on).
+ */
+export function toolsAvailableTo(subject: { role: Role; scopes: readonly McpScope[]; restrictedTools: ReadonlySet<string> }, others: readonly AvailableTool[] = []): AvailableTool[] {
+  const gated: ToolSubject = { permissions: permissionsOf(subject.role), scopes: [...subject.scopes], restrictedTools: subject.restrictedTools };
+  const builtIn = toolAvailability(gated, others)
     .filter(({ closed }) => closed === null)
     .map(({ tool }) => tool);
+  return [...builtIn, ...others.filter((tool) => closedGate(gated, tool) === null)];
 }
 
 /**

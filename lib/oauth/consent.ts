@@ -17,7 +17,9 @@ import { orgChoicesFor, type OrgChoice } from './eligibility';
 import { NOTE_MAX_LENGTH, pendingRequestsOf, requestAccess, type AskRefusal } from '@/lib/apps/requests';
 import { approveGrant } from '@/lib/grants/approve';
 import { ownValue } from '@/lib/own-keys';
-import { toolsAvailableTo } from '@/lib/mcp/gates';
+import { type AvailableTool, toolsAvailableTo } from '@/lib/mcp/gates';
+import { type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
+import { requiredScope } from '@/lib/connectors/definitions';
 import { LIFETIMES, oauthProvider } from './provider';
 import { mcpResource, resourceParameter } from './resource';
 import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';
@@ -159,12 +161,15 @@ export async function loadConsent(uid: string, cookieHeader: string, returned: R
   }
 
   const restrictions = await db().toolRestriction.findMany({ where: { orgId: { in: choices.map((org) => org.orgId) } }, select: { orgId: true, toolName: true } });
+  // The tools of the connectors each org switched on are part of what the app could call there.
+  const connectorTools = new Map(await Promise.all(choices.map(async (org) => [org.orgId, (await listedConnectorTools(org.orgId)).map(availableConnectorTool)] as const)));
   const orgs = choices.map((org): ConsentOrg => {
     const restrictedTools = new Set(restrictions.filter((row) => row.orgId === org.orgId).map((row) => row.toolName));
-    const toolsWith = (scopes: McpScope[]) => toolsAvailableTo({ role: org.role, scopes, restrictedTools }).map((tool) => ({ name: tool.name, title: tool.title }));
+    const others = connectorTools.get(org.orgId) ?? [];
+    const toolsWith = (scopes: McpScope[]) => toolsAvailableTo({ role: org.role, scopes, restrictedTools }, others).map((tool) => ({ name: tool.name, title: tool.title }));
     const tools = Object.fromEntries(subsets(offered).map((scopes) => [scopeKey(offered, scopes), toolsWith(scopes)]));
     // A scope is worth ticking here when some tool that needs it is open to this role with it.
-    const usableScopes = offered.filter((scope) => toolsAvailableTo({ role: org.role, scopes: [scope], restrictedTools }).some((tool) => tool.scope === scope));
+    const usableScopes = offered.filter((scope) => toolsAvailableTo({ role: org.role, scopes: [scope], restrictedTools }, others).some((tool) => tool.scope === scope));
     return { ...org, canRunTools: roleCan(org.role, 'tool:execute'), usableScopes, tools };
   });
 
@@ -375,4 +380,9 @@ function hostOf(uri: string): string {
   } catch {
     return uri;
   }
+}
+
+/** A connector's tool as the consent screen lists it: its title (the upstream's words, shown as text) or its name. */
+function availableConnectorTool({ exposedName, definition }: ListedConnectorTool): AvailableTool {
+  return { name: exposedName, title: definition.title ?? exposedName, scope: requiredScope(definition), permission: null };
 }

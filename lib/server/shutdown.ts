@@ -5,6 +5,7 @@
 // Next.js's own signal handling is turned off (NEXT_MANUAL_SIG_HANDLE, set by the start tooling and the
 // Dockerfile) so that it does not exit first.
 import { flushCallLog } from '@/lib/audit/call-log';
+import { closeConnectorClients } from '@/lib/connectors/forward';
 import { closeDatabase } from '@/lib/db/client';
 import { drainRequests, trackRequests } from './drain';
 import { processSingleton } from '@/lib/server/process-singleton';
@@ -25,6 +26,7 @@ function installSignalHandlers(): true {
     process.once(signal, () => {
       void (async () => {
         await drainRequests(DRAIN_TIMEOUT_MS);
+        await withTimeout(closeConnectorClients(), 1_000);
         await withTimeout(flushCallLog(), 3_000);
         await withTimeout(closeDatabase(), 3_000);
         process.exit(code);

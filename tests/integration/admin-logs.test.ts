@@ -101,6 +101,7 @@ describe.each(DATABASES)('Overview, audit log and call log on the %s database', 
       'Rate-limited': 1,
       '401 Unauthorized': 0,
       '403 Forbidden': 1,
+      'Connector failures': 0,
       'Other errors': 1,
       Total: 127,
     });

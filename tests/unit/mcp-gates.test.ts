@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { permissionsOf } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/generated/prisma/enums';
 import type { Caller } from '@/lib/mcp/caller';
+import { testCaller } from '../helpers/caller';
 import { listsToolData, passGates, refuseToolData, toolAccess, toolAvailability, toolsAvailableTo } from '@/lib/mcp/gates';
 import type { ToolDefinition } from '@/lib/mcp/tools/definition';
 import type { McpScope } from '@/lib/oauth/scopes';
@@ -18,25 +19,7 @@ beforeAll(() => {
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'gatehouse-gates-'));
 });
 
-function caller(overrides: { role?: Role; scopes?: McpScope[]; restricted?: string[] } = {}): Caller {
-  const role = overrides.role ?? 'member';
-  return {
-    personId: 'p1',
-    personName: 'Ada',
-    personEmail: 'ada@acme.test',
-    orgId: 'o1',
-    orgName: 'Acme',
-    role,
-    permissions: permissionsOf(role),
-    clientId: 'c1',
-    clientName: 'Client',
-    grantId: 'g1',
-    scopes: overrides.scopes ?? ['mcp:read', 'mcp:write'],
-    restrictedTools: new Set(overrides.restricted ?? []),
-    tokenExpiresAt: new Date(Date.now() + 3_600_000),
-    grantLastUsedAt: null,
-  };
-}
+const caller = testCaller;
 
 function tool(overrides: Partial<ToolDefinition> = {}): ToolDefinition {
   return {
@@ -261,6 +244,20 @@ describe('toolsAvailableTo', () => {
     expect(names('member', ['mcp:read'], ['whoami'])).toEqual(['list_connected_apps', 'list_members', 'execute_tool']);
     expect(names('member', [])).toEqual([]);
     expect(names('member', ['mcp:write'], ['revoke_connected_app'])).toEqual([]);
+  });
+
+  it("adds the tools of the org's connectors after the built-in ones, under the same gates", () => {
+    const connector = [
+      { name: 'notes__search', title: 'Search notes', scope: 'mcp:read' as const, permission: null },
+      { name: 'notes__delete', title: 'Delete a note', scope: 'mcp:write' as const, permission: null },
+    ];
+    const withConnector = (role: Role, scopes: McpScope[], restricted: string[] = []) => toolsAvailableTo({ role, scopes, restrictedTools: new Set(restricted) }, connector).map((tool) => tool.name);
+    expect(withConnector('member', ['mcp:read']).slice(-2)).toEqual(['execute_tool', 'notes__search']);
+    expect(withConnector('member', ['mcp:write'])).toEqual(['revoke_connected_app', 'execute_tool', 'notes__delete']);
+    expect(withConnector('member', ['mcp:read', 'mcp:write'], ['notes__delete'])).not.toContain('notes__delete');
+    expect(withConnector('viewer', ['mcp:read', 'mcp:write'])).toEqual([]);
+    // execute_tool is open when only a connector's tool is: it can reach it.
+    expect(withConnector('member', ['mcp:write'], ['revoke_connected_app'])).toEqual(['execute_tool', 'notes__delete']);
   });
 
   it('agrees with toolAccess for every tool with a scope of its own', () => {

@@ -41,7 +41,8 @@ export default async function CallPage({ params, searchParams }: Props) {
         <Detail term="HTTP status">
           <span className="tabular-nums">{call.httpStatus}</span>
         </Detail>
-        <Detail term="Latency">{`${call.latencyMs} ms`}</Detail>
+        <Detail term="Latency">{call.upstreamLatencyMs === null ? `${call.latencyMs} ms` : `${call.latencyMs} ms, of which the upstream ${call.upstreamLatencyMs} ms`}</Detail>
+        {call.connector ? <Detail term="Connector">{mono(call.connector)}</Detail> : null}
         <Detail term="Person">{personLine(call.person)}</Detail>
         <Detail term="App">{call.client ? <AppLine client={call.client} /> : null}</Detail>
         <Detail term="Connection (grant)">{mono(call.grantId)}</Detail>
