@@ -40,6 +40,8 @@ const RESERVED_HEADERS = new Set([
   'mcp-protocol-version',
   'last-event-id',
   'cookie',
+  // Set by Gatehouse on each call: an admin's header must not stand in for it.
+  'gatehouse-identity',
 ]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 

@@ -5,9 +5,10 @@
 //   answers 404 for its session (MCP 2025-11-25, Transports › Session Management: a restarted upstream
 //   forgot it) — the call is then sent once more, since a 404 means it was not taken — or when the
 //   connection failed (the next call opens a fresh one).
-// - Gatehouse's own credential for the connector rides on every request; per-call headers go through the
-//   transport's custom fetch (its headers are fixed at construction); nothing of the caller's is ever sent
-//   (MCP 2025-11-25, Basic › Authorization: token passthrough is forbidden).
+// - Gatehouse's own credential for the connector rides on every request; per-call headers (the identity
+//   assertion, identity-assertion.ts) go through the transport's custom fetch (its headers are fixed at
+//   construction); nothing of the caller's is ever sent (MCP 2025-11-25, Basic › Authorization: token
+//   passthrough is forbidden).
 // - The caller going away cancels the upstream call (notifications/cancelled); the connector's timeout
 //   does too. An answer is cut off past CONNECTOR_MAX_RESULT_BYTES while it streams in.
 // - After CIRCUIT_FAILURES failures in a row a connector fails fast for CIRCUIT_OPEN_MS, on this instance:
@@ -46,8 +47,8 @@ export type ForwardRequest = {
   args: Record<string, unknown>;
   /** Aborted when the caller goes away. */
   signal: AbortSignal;
-  /** Headers for this call only (none yet; the identity assertion will be one). */
-  headers?: Record<string, string>;
+  /** Headers for this call only (the identity assertion), made again for each attempt (a fresh jti). */
+  headers?: () => Promise<Record<string, string>>;
 };
 
 /** What the transport's fetch knows of the call it is sending for. */
@@ -117,7 +118,7 @@ async function callOnce(request: ForwardRequest): Promise<CallResult> {
     failure ??= error;
     local.abort(error);
   };
-  const context: CallContext = { headers: request.headers ?? {}, fail };
+  const context: CallContext = { headers: request.headers ? await request.headers() : {}, fail };
   const timer = setTimeout(() => fail(new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout')), target.timeoutMs);
   try {
     const result = await currentCall.run(context, () =>

@@ -2,6 +2,7 @@
 // Protocol errors are thrown as McpError; tool refusals come back in band (HTTP 200, isError: true).
 import { z } from 'zod';
 import { forwardToolCall, CIRCUIT_FAILURES, CIRCUIT_OPEN_MS } from '@/lib/connectors/forward';
+import { IDENTITY_HEADER, identityAssertion } from '@/lib/connectors/identity-assertion';
 import { type CalledConnectorTool, calledConnectorTool, type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
 import { requiredScope } from '@/lib/connectors/definitions';
 import { isMcpScope } from '@/lib/oauth/scopes';
@@ -159,7 +160,14 @@ async function callConnectorTool(caller: Caller, tool: CalledConnectorTool, args
   const logged = { toolName: tool.exposedName, connector: tool.connector.slug };
   const gate = passConnectorGates(caller, { name: tool.exposedName, scope: tool.scope, permission: null, held: tool.held, connector: tool.connector }, args);
   if (!gate.ok) return { ...refused(tool.exposedName, gate.refusal), ...logged };
-  const forwarded = await forwardToolCall({ connector: tool.connector, upstreamName: tool.upstreamName, args: gate.input as Record<string, unknown>, signal });
+  const forwarded = await forwardToolCall({
+    connector: tool.connector,
+    upstreamName: tool.upstreamName,
+    args: gate.input as Record<string, unknown>,
+    signal,
+    // Who is acting, for the upstream to verify (docs/connectors.md, Who is acting).
+    headers: async () => ({ [IDENTITY_HEADER]: await identityAssertion(caller, tool.connector.url) }),
+  });
   const upstreamLatencyMs = forwarded.upstreamMs ?? undefined;
   if (forwarded.ok) {
     // The upstream's own isError result is passed on as it is, and logged as the tool's error.

@@ -15,6 +15,7 @@ import { processSingleton } from '@/lib/server/process-singleton';
 import { PrismaAdapter } from './adapter';
 import { clientSecretMatches } from './client-secrets';
 import { cimdFetch, cimdOptions } from './cimd';
+import type { JsonWebKey } from 'node:crypto';
 import { loadProviderKeys, storedKeysVersion } from './keys';
 import { isMcpResource, mcpResource } from './resource';
 import { ALL_SCOPES, MCP_SCOPES } from './scopes';
@@ -71,7 +72,8 @@ function consentEveryTime() {
   return policy;
 }
 
-type Built = { provider: Provider; keysVersion: string };
+/** A provider with the keys it was built with (its signing keys, active ones first, also sign Gatehouse's own JWTs). */
+type Built = { provider: Provider; keysVersion: string; signingKeys: JsonWebKey[] };
 
 async function createProvider(): Promise<Built> {
   const { publicUrl } = env();
@@ -190,7 +192,7 @@ async function createProvider(): Promise<Built> {
   };
 
   provider.on('server_error', (_ctx, error) => console.error('oauth: server_error', error));
-  return { provider, keysVersion: keys.version };
+  return { provider, keysVersion: keys.version, signingKeys: keys.signing };
 }
 
 type ProviderState = {
@@ -213,6 +215,16 @@ export async function oauthProvider(): Promise<Provider> {
     startKeyReload();
   }
   return (await state.current).provider;
+}
+
+/**
+ * The private signing keys of the provider now, active ones first (the provider signs with the first key of
+ * each algorithm): Gatehouse's own JWTs are signed with one of them, so that they verify at /oauth/jwks on
+ * every instance.
+ */
+export async function currentSigningKeys(): Promise<readonly JsonWebKey[]> {
+  await oauthProvider();
+  return (await state.current!).signingKeys;
 }
 
 /**

@@ -129,3 +129,18 @@ describe('the depth check', () => {
     expect(depthExceeds(nested(200_000), 64)).toBe(true);
   });
 });
+
+// docs/connectors.md shows how an upstream verifies the identity assertion; the code it shows must be the
+// code the integration test runs (tests/helpers/identity-upstream.ts), not a copy that drifts.
+describe('the documented identity check', () => {
+  it('is, line for line, the one the identity test runs', async () => {
+    const { readFileSync } = await import('node:fs');
+    const helper = readFileSync('tests/helpers/identity-upstream.ts', 'utf8');
+    const shown = readFileSync('docs/connectors.md', 'utf8');
+    const start = helper.indexOf("  // Gatehouse's signing keys");
+    const end = helper.indexOf('  function mcpServer()');
+    expect(start).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(start);
+    expect(shown).toContain(helper.slice(start, end).trimEnd());
+  });
+});
