@@ -59,10 +59,32 @@ export function markdown(report: Report): string {
         '',
       );
     }
+    const connector = connectorLine(run.measurements);
+    if (connector) lines.push(connector, '');
     lines.push(tailLine(run.tail), '');
     if (run.scale) lines.push(...scaleLines(run.scale), '');
   }
   return lines.join('\n');
+}
+
+/**
+ * What the gateway costs a connector call, from G, B and H of the same run: G's maximum against B's (both
+ * pay the same authorization; target at least 70 %), G's median against B's at the same offered rate
+ * (target at most 5 ms above), and H, the same call without Gatehouse.
+ */
+export function connectorLine(measurements: readonly Measurement[]): string | null {
+  const b = measurements.find((m) => m.key === 'B');
+  const g = measurements.find((m) => m.key === 'G');
+  const h = measurements.find((m) => m.key === 'H');
+  if (!b || !g) return null;
+  const ratio = g.maxRps / b.maxRps;
+  const slower = g.latencyMs.p50 - b.latencyMs.p50;
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  const direct = h ? `; H, the same call straight to the upstream: ${round(h.maxRps)} req/s, p50 ${h.latencyMs.p50} ms` : '';
+  return (
+    `Connector calls: G/B maximum = ${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)}); G p50 − B p50 = ${round(slower, 1)} ms at ${round(g.fixedRate)} req/s ` +
+    `(target ≤ 5 ms: ${verdict(slower <= 5)})${direct}.`
+  );
 }
 
 function tailLine({ rate, floor, handler }: TailReading): string {

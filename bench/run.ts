@@ -1,23 +1,27 @@
 // `npm run bench`: the authorization hot path against a baseline, on PostgreSQL and on the embedded
 // database, in one run. Starts the production build, gets real tokens through the real OAuth flow (one
 // grant per client), measures scenarios A–F (bench/scenarios.ts), then — PostgreSQL only — B with a
-// thousand stored tokens against B with a million (bench/bulk-seed.ts), and writes
+// thousand stored tokens against B with a million (bench/bulk-seed.ts), and — PostgreSQL only, where the
+// connector can be added while the server runs — G, a connector tool through Gatehouse, and H, the same call
+// straight to its upstream (bench/upstream.ts). It writes
 // bench/results/latest.md and latest.json. Options (environment): BENCH_DATABASES=postgres,embedded;
 // BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100); BENCH_SCALE_TOKENS (1000000; 0
-// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F); BENCH_CPU_PROFILE (a folder: the server writes a
+// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H); BENCH_CPU_PROFILE (a folder: the server writes a
 // V8 CPU profile there when it stops); BENCH_NODE_FLAGS (extra Node flags for the server, e.g. heap
 // settings to compare); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
 // the benchmark creates its own database beside it and drops it after).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '@/lib/cli/standalone';
 import { seedFiller } from './bulk-seed';
-import { createSeededDatabase, type PreparedDatabase } from './database';
+import { createSeededDatabase, RUN_AUTH_SECRET, type PreparedDatabase } from './database';
 import { handlerLatency, harnessFloor } from './floor';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
-import { BASELINE, scenarios, whoamiScenario, type Scenario } from './scenarios';
+import { BASELINE, BENCH_CONNECTOR, connectorScenarios, scenarios, whoamiScenario, type Scenario } from './scenarios';
 import { ensureBuild, startBenchServer, type BenchServer } from './server';
+import { startBenchUpstream } from './upstream';
 import { connectClients, type Connection } from './tokens';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,31 +51,46 @@ async function prepareDatabase(kind: string): Promise<PreparedDatabase> {
 async function benchDatabase(kind: string): Promise<DatabaseRun> {
   const database = await prepareDatabase(kind);
   const server = await startBenchServer(database.url, SERVER_ENV, CPU_PROFILE);
+  const upstream = database.url ? await startBenchUpstream() : null;
   try {
     const started = Date.now();
     const connections = await connectClients(server.url, { email: 'member@acme.test', password: PASSWORD }, GRANTS);
     const seedSeconds = (Date.now() - started) / 1000;
     console.log(`bench [${kind}]: ${connections.length} grants through the OAuth flow in ${seedSeconds.toFixed(1)} s`);
     const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
-    const all = scenarios(connections).filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
+    const extra = upstream ? await connectorBench(database.url!, upstream.url, connections) : [];
+    const all = [...scenarios(connections), ...extra].filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
     const { measurements, tail } = await measureAll(kind, server, all, database.url);
     const peakRssMb = server.peakRssMb();
     const scale = scaling ? await scaling.finish() : null;
     return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale, tail };
   } finally {
     await server.stop();
+    await upstream?.stop();
     await database.drop();
   }
+}
+
+/** Adds the bench upstream as a connector of Acme (where the connections are), by the command line. */
+async function connectorBench(databaseUrl: string, upstreamUrl: string, connections: Connection[]): Promise<Scenario[]> {
+  const added = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/connectors.ts', 'add', BENCH_CONNECTOR, upstreamUrl, '--name', 'Bench echo', '--orgs', 'acme'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: RUN_AUTH_SECRET },
+    encoding: 'utf8',
+  });
+  if (added.status !== 0) throw new Error(`bench: adding the connector failed: ${added.stderr || added.stdout}`);
+  return connectorScenarios(connections, upstreamUrl);
 }
 
 /** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
 async function measureAll(kind: string, server: BenchServer, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
   // Unrecorded warm-up: Next.js loads route modules, V8 optimizes the hot code, the pool fills.
-  for (const scenario of all) await maxThroughput(server.url, scenario, WARMUP_SECONDS);
+  const target = (scenario: Scenario) => scenario.baseUrl ?? server.url;
+  for (const scenario of all) await maxThroughput(target(scenario), scenario, WARMUP_SECONDS);
   server.resetPeak();
   const maxima = new Map<string, Awaited<ReturnType<typeof maxThroughput>>>();
   for (const scenario of all) {
-    maxima.set(scenario.key, await maxThroughput(server.url, scenario, SECONDS));
+    maxima.set(scenario.key, await maxThroughput(target(scenario), scenario, SECONDS));
     console.log(`bench [${kind}] ${scenario.key} max: ${maxima.get(scenario.key)!.rps.toFixed(0)} req/s`);
   }
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
@@ -79,7 +98,7 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
   let whoamiWindow: [Date, Date] | null = null;
   for (const scenario of all) {
     const from = new Date();
-    const fixed = await latencyAt(server.url, scenario, SECONDS, rate);
+    const fixed = await latencyAt(target(scenario), scenario, SECONDS, rate);
     if (scenario.key === 'B') whoamiWindow = [from, new Date()];
     const max = maxima.get(scenario.key)!;
     measurements.push({

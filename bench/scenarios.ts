@@ -20,6 +20,8 @@ export type Scenario = {
    * null when none can be sent now (every refresh chain in flight: the offered rate exceeds what E serves).
    */
   request: BenchRequest | (() => BenchRequest | null);
+  /** Where to send it, when not to Gatehouse (H: straight to the upstream). */
+  baseUrl?: string;
 };
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
@@ -41,6 +43,33 @@ function withRotatingTokens(connections: Connection[], body: string): () => Benc
 
 export function whoamiScenario(connections: Connection[]): Scenario {
   return { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, request: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) };
+}
+
+/** The connector of G and H (bench/upstream.ts), as Gatehouse exposes it and as the upstream names it. */
+export const BENCH_CONNECTOR = 'bench';
+const ECHO_ARGUMENTS = { text: 'bench' };
+
+/**
+ * G: a connector tool through Gatehouse — the same authorization as B, then the call forwarded upstream.
+ * H: the very same tools/call sent straight to the upstream, no Gatehouse: what the gateway adds is G − H.
+ */
+export function connectorScenarios(connections: Connection[], upstreamUrl: string): Scenario[] {
+  const upstream = new URL(upstreamUrl);
+  return [
+    {
+      key: 'G',
+      label: `POST /mcp tools/call ${BENCH_CONNECTOR}__echo (a connector tool)`,
+      expectedStatus: 200,
+      request: withRotatingTokens(connections, rpc('tools/call', { name: `${BENCH_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS })),
+    },
+    {
+      key: 'H',
+      label: 'The same tools/call straight to the upstream',
+      expectedStatus: 200,
+      baseUrl: upstream.origin,
+      request: { method: 'POST', path: upstream.pathname, headers: MCP_HEADERS, body: rpc('tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS }) },
+    },
+  ];
 }
 
 export const BASELINE: Scenario = { key: 'A', label: 'Baseline: GET /healthz (no database)', expectedStatus: 200, request: { method: 'GET', path: '/healthz' } };

@@ -1,0 +1,25 @@
+// The benchmark's connector reading (bench/report.ts connectorLine): G against B and H from one run, with
+// the targets met or not as measured — never a fixed verdict.
+import { describe, expect, it } from 'vitest';
+import type { Measurement } from '../../bench/measure';
+import { connectorLine } from '../../bench/report';
+
+function measured(key: string, maxRps: number, p50: number): Measurement {
+  return { key, label: key, maxRps, fixedRate: 200, achievedRps: 200, latencyMs: { p50, p90: p50 * 2, p99: p50 * 4 }, errors: 0, requests: 1000, statuses: {}, notSent: 0 };
+}
+
+describe('the connector line of the benchmark report', () => {
+  it('says whether each target is met, from the numbers of the run', () => {
+    expect(connectorLine([measured('B', 500, 2), measured('G', 400, 5.5), measured('H', 900, 1.5)])).toBe(
+      'Connector calls: G/B maximum = 0.8 (target ≥ 0.70: met); G p50 − B p50 = 3.5 ms at 200 req/s (target ≤ 5 ms: met); H, the same call straight to the upstream: 900 req/s, p50 1.5 ms.',
+    );
+    const missed = connectorLine([measured('B', 500, 2), measured('G', 300, 9)])!;
+    expect(missed).toContain('G/B maximum = 0.6 (target ≥ 0.70: not met)');
+    expect(missed).toContain('G p50 − B p50 = 7 ms at 200 req/s (target ≤ 5 ms: not met)');
+    expect(missed).not.toContain('H,');
+  });
+
+  it('is left out when G was not measured', () => {
+    expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
+  });
+});
