@@ -7,6 +7,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityUpstream } from '../helpers/identity-upstream';
 import { runCli } from '../helpers/cli';
+import { inspectDatabase } from '../helpers/inspect';
 import { postMcp, rpc } from '../helpers/mcp';
 import { connect, register, type Tokens } from '../helpers/oauth';
 import { type RunningServer, startServer, TEST_DEMO_PASSWORD } from '../helpers/server';
@@ -26,7 +27,9 @@ describe('the identity assertion sent upstream', () => {
     expect(added.code, added.stderr).toBe(0);
     const client = await register(server.url, { client_name: 'Identity Test', redirect_uris: ['https://identity.example/cb'] });
     ({ tokens } = await connect(server.url, client, MEMBER, { scope: 'openid mcp:read mcp:write' }));
-    ({ tokens: readOnly } = await connect(server.url, client, MEMBER, { scopes: ['mcp:read'] }));
+    // Another app: a second approval of the same app in the same org would replace the first grant.
+    const other = await register(server.url, { client_name: 'Identity Test Reader', redirect_uris: ['https://identity-reader.example/cb'] });
+    ({ tokens: readOnly } = await connect(server.url, other, MEMBER, { scopes: ['mcp:read'] }));
   }, 300_000);
   afterAll(async () => {
     await server?.stop();
@@ -44,14 +47,15 @@ describe('the identity assertion sent upstream', () => {
     expect(result.content[0]!.text).toBe('member@acme.test in Acme');
     expect(result.isError).toBe(false);
     const whoami = await postMcp(server.url, tokens.access_token, rpc('tools/call', { name: 'whoami', arguments: {} }));
-    const me = whoami.body!.result.structuredContent as { personId?: string; person?: { id: string }; organization?: { id: string } };
+    const me = whoami.body!.result.structuredContent as { organization: { id: string }; client: { id: string } };
     const claims = result.structuredContent!;
     expect(claims).toMatchObject({ email: 'member@acme.test', org_name: 'Acme', role: 'member', scope: 'mcp:read mcp:write', iss: server.url, aud: upstream.url });
-    expect(JSON.stringify(me)).toContain(claims.sub as string);
-    expect(JSON.stringify(me)).toContain(claims.org_id as string);
+    expect(claims.org_id).toBe(me.organization.id);
+    expect(claims.client_id).toBe(me.client.id);
+    const { result: people } = await inspectDatabase(server, (query) => query<{ id: string }>(`SELECT id FROM people WHERE email = 'member@acme.test'`));
+    expect(claims.sub).toBe(people[0]!.id);
     expect((claims.exp as number) - (claims.iat as number)).toBe(60);
     expect(claims.grant_id).toEqual(expect.any(String));
-    expect(claims.client_id).toEqual(expect.any(String));
   });
 
   it("names the connection's own scopes, and makes a new assertion for every call", async () => {
@@ -62,6 +66,7 @@ describe('the identity assertion sent upstream', () => {
     expect(first.grant_id).toBe(second.grant_id);
     const other = (await whoIsActing(tokens.access_token)).structuredContent!;
     expect(other.grant_id).not.toBe(first.grant_id);
+    expect(other.client_id).not.toBe(first.client_id);
   });
 
   it('is refused by that upstream when it is not an identity assertion: an ID token signed with the same keys', async () => {
