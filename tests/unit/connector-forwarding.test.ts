@@ -8,14 +8,11 @@ import { join } from 'node:path';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { permissionsOf } from '@/lib/auth/permissions';
 import { depthExceeds } from '@/lib/connectors/forward';
 import { upstreamError } from '@/lib/connectors/upstream';
-import type { Role } from '@/lib/generated/prisma/enums';
 import type { Caller } from '@/lib/mcp/caller';
 import { testCaller } from '../helpers/caller';
 import { CONNECTOR_ARGUMENTS_BYTES, passConnectorGates } from '@/lib/mcp/gates';
-import type { McpScope } from '@/lib/oauth/scopes';
 
 beforeAll(() => {
   process.env.PUBLIC_URL = 'https://gatehouse.example';

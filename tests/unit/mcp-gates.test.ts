@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { permissionsOf } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/generated/prisma/enums';
-import type { Caller } from '@/lib/mcp/caller';
 import { testCaller } from '../helpers/caller';
 import { listsToolData, passGates, refuseToolData, toolAccess, toolAvailability, toolsAvailableTo } from '@/lib/mcp/gates';
 import type { ToolDefinition } from '@/lib/mcp/tools/definition';
