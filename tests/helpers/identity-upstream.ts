@@ -9,8 +9,9 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 /** Starts the server on 127.0.0.1; `gatehouse` is Gatehouse's PUBLIC_URL. */
 export async function startIdentityUpstream(gatehouse: string) {
-  // Gatehouse's signing keys, fetched once and again when a token names a key not seen yet (a rotation).
-  const keys = createRemoteJWKSet(new URL('/oauth/jwks', gatehouse));
+  // Gatehouse's signing keys, fetched once and again when a token names a key not seen yet (a rotation),
+  // at most every 5 s (jose waits 30 s between fetches by default: refusals for that long after a rotation).
+  const keys = createRemoteJWKSet(new URL('/oauth/jwks', gatehouse), { cooldownDuration: 5_000 });
   let audience = '';
 
   /** The person and organization a call is made for, or why the call is refused. */

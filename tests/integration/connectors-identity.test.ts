@@ -83,7 +83,8 @@ describe('the identity assertion sent upstream', () => {
     const rotated = await runCli('lib/cli/rotate-keys.ts', [], server.env);
     expect(rotated.code, rotated.stderr).toBe(0);
     // Instances pick up rotated keys within KEY_RELOAD_SECONDS (1 s here); the upstream fetches the JWKS
-    // again when an assertion names a key it has not seen.
+    // again when an assertion names a key it has not seen, at most every 5 s (its cooldownDuration): until
+    // then it refuses, so the poll allows for the cooldown and a loaded machine.
     await expect
       .poll(
         async () => {
@@ -91,7 +92,7 @@ describe('the identity assertion sent upstream', () => {
           expect(result.isError, result.content[0]!.text).toBe(false);
           return result.structuredContent!.kid;
         },
-        { timeout: 15_000, interval: 500 },
+        { timeout: 30_000, interval: 500 },
       )
       .not.toBe('initial-es256');
     const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
