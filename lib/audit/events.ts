@@ -25,6 +25,7 @@ export type AuditEventType =
   | 'connector.tool_released'
   | 'connector.tool_removed'
   | 'connector.tool_approved'
+  | 'connector.offered'
   | 'access_request.created'
   | 'access_request.updated'
   | 'access_request.approved'
@@ -59,6 +60,15 @@ export type AuditEventType =
   | 'keys.rotated'
   | 'auth_secret.rotated'
   | 'demo.seeded';
+
+/** Who made a change, and through what: the actor of its audit event. */
+export type ChangedBy = { actorPersonId: string | null; ip: string | null; via: 'cli' | 'console' | 'schedule' };
+
+/** A change made from the command line on the server, where no person is signed in. */
+export const FROM_CLI: ChangedBy = { actorPersonId: null, ip: null, via: 'cli' };
+
+/** A change a server's periodic job made on its own (a scheduled catalog refresh). */
+export const ON_SCHEDULE: ChangedBy = { actorPersonId: null, ip: null, via: 'schedule' };
 
 export type AuditEvent = {
   type: AuditEventType;

@@ -6,11 +6,16 @@
 //   list
 //   refresh <slug>
 //   approve <slug> [<tool>…]
-//   enable <slug> --org <org-slug>
+//   offer <slug> --all | --orgs a,b       (who may switch it on; an org no longer listed has it switched off)
+//   enable <slug> --org <org-slug>        (offers it to that org too: the command line is an instance admin's)
 //   disable <slug> --org <org-slug>
 //   remove <slug>
 import { parseArgs } from 'node:util';
-import { addConnector, approveTools, ConnectorError, listConnectors, refreshConnector, removeConnector, setEnabled } from '@/lib/connectors/connectors';
+import { FROM_CLI } from '@/lib/audit/events';
+import { offerConnector, offerToOrg, setEnabled } from '@/lib/connectors/availability';
+import { addConnector, approveTools, refreshConnector } from '@/lib/connectors/catalog';
+import { listConnectors, removeConnector } from '@/lib/connectors/connectors';
+import { ConnectorError } from '@/lib/connectors/errors';
 import { UpstreamError } from '@/lib/connectors/upstream';
 import { closeDatabase, database } from '@/lib/db/client';
 import { migrate } from '@/lib/db/migrate';
@@ -22,6 +27,7 @@ const USAGE = `Usage: npm run connectors -- <command>
   list
   refresh <slug>
   approve <slug> [<tool>...]
+  offer <slug> --all | --orgs org-a,org-b
   enable <slug> --org <org-slug>
   disable <slug> --org <org-slug>
   remove <slug>`;
@@ -36,6 +42,7 @@ runCli(async () => {
       header: { type: 'string', multiple: true },
       orgs: { type: 'string' },
       org: { type: 'string' },
+      all: { type: 'boolean' },
       'timeout-seconds': { type: 'string' },
     },
   });
@@ -52,7 +59,14 @@ runCli(async () => {
   }
 });
 
-type Options = { name?: string; description?: string; header?: string[]; orgs?: string; org?: string; 'timeout-seconds'?: string };
+type Options = { name?: string; description?: string; header?: string[]; orgs?: string; org?: string; all?: boolean; 'timeout-seconds'?: string };
+
+function orgList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((org) => org.trim())
+    .filter(Boolean);
+}
 
 async function run(command: string, slug: string | undefined, rest: string[], values: Options): Promise<void> {
   const needSlug = () => {
@@ -64,20 +78,18 @@ async function run(command: string, slug: string | undefined, rest: string[], va
       const url = rest[0];
       if (!slug || !url || rest.length > 1) throw new UsageError(USAGE);
       const seconds = values['timeout-seconds'];
-      const added = await addConnector({
-        slug,
-        url,
-        name: values.name,
-        description: values.description,
-        headers: values.header,
-        orgs: values.orgs
-          ? values.orgs
-              .split(',')
-              .map((org) => org.trim())
-              .filter(Boolean)
-          : [],
-        timeoutMs: seconds === undefined ? undefined : Number(seconds) * 1000,
-      });
+      const added = await addConnector(
+        {
+          slug,
+          url,
+          name: values.name,
+          description: values.description,
+          headers: values.header,
+          orgs: orgList(values.orgs),
+          timeoutMs: seconds === undefined ? undefined : Number(seconds) * 1000,
+        },
+        FROM_CLI,
+      );
       console.log(`Added connector ${added.slug} with ${added.tools} tool(s), pinned as they are now.`);
       for (const problem of added.problems) console.log(`  held: ${problem.name}: ${problem.problem}`);
       return;
@@ -87,7 +99,7 @@ async function run(command: string, slug: string | undefined, rest: string[], va
       if (connectors.length === 0) console.log('No connectors.');
       for (const connector of connectors) {
         console.log(
-          `${connector.slug}  ${connector.name}  ${connector.url}  (${connector.status}; credential: ${connector.credentialHeaders} header(s); orgs: ${connector.orgs.join(', ') || 'none'})`,
+          `${connector.slug}  ${connector.name}  ${connector.url}  (${connector.status}; credential: ${connector.credentialHeaders} header(s); offered to: ${connector.offeredToAll ? 'all' : connector.offeredTo.join(', ') || 'none'}; on for: ${connector.orgs.join(', ') || 'none'})`,
         );
         if (connector.lastRefreshError) console.log(`  last refresh failed: ${connector.lastRefreshError}`);
         for (const tool of connector.tools) console.log(`  ${tool.exposedName}  ${tool.status}${tool.holdReason ? ` (${tool.holdReason})` : ''}`);
@@ -96,7 +108,7 @@ async function run(command: string, slug: string | undefined, rest: string[], va
       return;
     }
     case 'refresh': {
-      const outcome = await refreshConnector(needSlug());
+      const outcome = await refreshConnector(needSlug(), FROM_CLI);
       if (!outcome.ok) throw new UsageError(`Refreshing ${outcome.slug} failed: ${outcome.error}.`);
       console.log(`Refreshed ${outcome.slug}: ${outcome.held.length} held for approval, ${outcome.released.length} back as pinned, ${outcome.removed.length} removed.`);
       for (const name of outcome.held) console.log(`  held: ${name} (approve with: npm run connectors -- approve ${outcome.slug} ${name})`);
@@ -104,20 +116,29 @@ async function run(command: string, slug: string | undefined, rest: string[], va
       return;
     }
     case 'approve': {
-      const approved = await approveTools(needSlug(), rest);
+      const approved = await approveTools(needSlug(), rest, FROM_CLI);
       console.log(approved.length ? `Approved: ${approved.join(', ')}.` : 'Nothing was held for approval.');
+      return;
+    }
+    case 'offer': {
+      const orgs = orgList(values.orgs);
+      if (rest.length || Boolean(values.all) === (values.orgs !== undefined)) throw new UsageError(USAGE); // exactly one of them
+      const { switchedOff } = await offerConnector(needSlug(), values.all ? { all: true } : { all: false, orgs }, FROM_CLI);
+      console.log(`${slug} is offered to ${values.all ? 'every organization' : orgs.join(', ') || 'no organization'}.`);
+      if (switchedOff.length) console.log(`  switched off for ${switchedOff.join(', ')}, no longer offered it.`);
       return;
     }
     case 'enable':
     case 'disable': {
       if (!values.org || rest.length) throw new UsageError(USAGE);
-      const changed = await setEnabled(needSlug(), values.org, command === 'enable');
+      if (command === 'enable') await offerToOrg(needSlug(), values.org, FROM_CLI);
+      const changed = await setEnabled(needSlug(), values.org, command === 'enable', FROM_CLI);
       console.log(`${slug} is ${command === 'enable' ? 'enabled' : 'disabled'} for ${values.org}${changed ? '' : ' (it already was)'}.`);
       return;
     }
     case 'remove':
       if (rest.length) throw new UsageError(USAGE);
-      await removeConnector(needSlug());
+      await removeConnector(needSlug(), FROM_CLI);
       console.log(`Removed connector ${slug}.`);
       return;
     default:

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { closeDatabase, database } from '@/lib/db/client';
 import { migrate } from '@/lib/db/migrate';
 import { env, MIN_SECRET_LENGTH } from '@/lib/env';
-import { resealConnectorCredentials } from '@/lib/connectors/connectors';
+import { resealConnectorCredentials } from '@/lib/connectors/credentials';
 import { inTransaction } from '@/lib/db/transaction';
 import { resealKeys } from '@/lib/oauth/keys';
 import { runCli, UsageError } from './run';

@@ -119,8 +119,14 @@ export function definitionHash(definition: ToolDefinition): string {
   return createHash('sha256').update(canonicalJson(definition)).digest('hex');
 }
 
-/** What a connector tool needs (docs/connectors.md, Gates): mcp:read when it says it only reads, else mcp:write. */
-export function requiredScope(definition: Pick<ToolDefinition, 'annotations'>): 'mcp:read' | 'mcp:write' {
+export type ToolScope = 'mcp:read' | 'mcp:write';
+
+/**
+ * What a connector tool needs (docs/connectors.md, Gates): an instance admin's override when there is one,
+ * else mcp:read when the tool says it only reads, else mcp:write.
+ */
+export function requiredScope(definition: Pick<ToolDefinition, 'annotations'>, override: string | null = null): ToolScope {
+  if (override === 'mcp:read' || override === 'mcp:write') return override;
   return definition.annotations?.readOnlyHint === true ? 'mcp:read' : 'mcp:write';
 }
 

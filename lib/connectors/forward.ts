@@ -21,7 +21,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { env } from '@/lib/env';
 import { processSingleton } from '@/lib/server/process-singleton';
-import { openHeaders } from './connectors';
+import { openHeaders } from './credentials';
 import type { ConnectorEndpoint } from './served';
 import { cappedFetch, openUpstream, UpstreamError, type UpstreamTarget, upstreamError } from './upstream';
 

@@ -4,10 +4,10 @@
 // instance. Both reads are keyed by the caller's organization (from its grant), so a grant reaches only the
 // connectors of the organization it was given in.
 import { queryRows } from '@/lib/db/client';
-import { requiredScope, type ToolDefinition } from './definitions';
+import { requiredScope, type ToolDefinition, type ToolScope } from './definitions';
 
-/** A connector tool as /mcp lists it: its exposed name and its pinned definition. */
-export type ListedConnectorTool = { exposedName: string; definition: ToolDefinition };
+/** A connector tool as /mcp lists it: its exposed name, its pinned definition and the scope it needs. */
+export type ListedConnectorTool = { exposedName: string; definition: ToolDefinition; scope: ToolScope };
 
 /** A connector tool a caller named, with what is needed to gate it and to forward the call. */
 export type CalledConnectorTool = {
@@ -17,7 +17,7 @@ export type CalledConnectorTool = {
   held: boolean;
   /** The pinned definition, or for a tool never approved, the one waiting. */
   definition: ToolDefinition | null;
-  scope: 'mcp:read' | 'mcp:write';
+  scope: ToolScope;
   connector: ConnectorEndpoint;
 };
 
@@ -35,7 +35,7 @@ export type ConnectorEndpoint = {
 const LISTED = {
   name: 'gatehouse_connector_tools_listed',
   text: `
-SELECT t.exposed_name AS exposed_name, t.pinned AS definition
+SELECT t.exposed_name AS exposed_name, t.pinned AS definition, t.scope_override AS scope_override
   FROM org_connectors oc
   JOIN connectors c      ON c.id = oc.connector_id
   JOIN connector_tools t ON t.connector_id = c.id
@@ -45,14 +45,14 @@ SELECT t.exposed_name AS exposed_name, t.pinned AS definition
 
 /** The offered tools of the connectors the organization switched on, in tools/list order. */
 export async function listedConnectorTools(orgId: string): Promise<ListedConnectorTool[]> {
-  const rows = await queryRows<{ exposed_name: string; definition: ToolDefinition }>(LISTED, [orgId]);
-  return rows.map((row) => ({ exposedName: row.exposed_name, definition: row.definition }));
+  const rows = await queryRows<{ exposed_name: string; definition: ToolDefinition; scope_override: string | null }>(LISTED, [orgId]);
+  return rows.map((row) => ({ exposedName: row.exposed_name, definition: row.definition, scope: requiredScope(row.definition, row.scope_override) }));
 }
 
 const CALLED = {
   name: 'gatehouse_connector_tool_called',
   text: `
-SELECT t.exposed_name, t.upstream_name, t.status AS tool_status, COALESCE(t.pinned, t.held) AS definition,
+SELECT t.exposed_name, t.upstream_name, t.status AS tool_status, COALESCE(t.pinned, t.held) AS definition, t.scope_override,
        c.id, c.slug, c.name, c.url, c.timeout_ms, c.credential_sealed
   FROM connector_tools t
   JOIN connectors c      ON c.id = t.connector_id
@@ -65,6 +65,7 @@ type CalledRow = {
   upstream_name: string;
   tool_status: string;
   definition: ToolDefinition | null;
+  scope_override: string | null;
   id: string;
   slug: string;
   name: string;
@@ -88,7 +89,7 @@ export async function calledConnectorTool(orgId: string, exposedName: string): P
     held: row.tool_status !== 'active',
     definition: row.definition,
     // A tool whose definition could not be read at all counts as one that writes: the stricter scope.
-    scope: requiredScope({ annotations: row.definition?.annotations ?? null }),
+    scope: requiredScope({ annotations: row.definition?.annotations ?? null }, row.scope_override),
     connector: { id: row.id, slug: row.slug, name: row.name, url: row.url, timeoutMs: row.timeout_ms, credentialSealed: row.credential_sealed },
   };
 }

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { forwardToolCall, CIRCUIT_FAILURES, CIRCUIT_OPEN_MS } from '@/lib/connectors/forward';
 import { IDENTITY_HEADER, identityAssertion } from '@/lib/connectors/identity-assertion';
 import { type CalledConnectorTool, calledConnectorTool, type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
-import { requiredScope } from '@/lib/connectors/definitions';
 import { isMcpScope } from '@/lib/oauth/scopes';
 import type { CallOutcome } from './call-outcome';
 import type { Caller } from './caller';
@@ -206,7 +205,7 @@ function describeTool(tool: ToolDefinition) {
 }
 
 function gatedListed(tool: ListedConnectorTool): GatedTool {
-  return { name: tool.exposedName, scope: requiredScope(tool.definition), permission: null };
+  return { name: tool.exposedName, scope: tool.scope, permission: null };
 }
 
 /** A connector tool as tools/list shows it: the pinned definition under its exposed name. */

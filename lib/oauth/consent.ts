@@ -19,7 +19,6 @@ import { approveGrant } from '@/lib/grants/approve';
 import { ownValue } from '@/lib/own-keys';
 import { type AvailableTool, toolsAvailableTo } from '@/lib/mcp/gates';
 import { type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
-import { requiredScope } from '@/lib/connectors/definitions';
 import { LIFETIMES, oauthProvider } from './provider';
 import { mcpResource, resourceParameter } from './resource';
 import { isMcpScope, MCP_SCOPES, type McpScope } from './scopes';
@@ -383,6 +382,6 @@ function hostOf(uri: string): string {
 }
 
 /** A connector's tool as the consent screen lists it: its title (the upstream's words, shown as text) or its name. */
-function availableConnectorTool({ exposedName, definition }: ListedConnectorTool): AvailableTool {
-  return { name: exposedName, title: definition.title ?? exposedName, scope: requiredScope(definition), permission: null };
+function availableConnectorTool({ exposedName, definition, scope }: ListedConnectorTool): AvailableTool {
+  return { name: exposedName, title: definition.title ?? exposedName, scope, permission: null };
 }

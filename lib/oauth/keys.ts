@@ -7,7 +7,7 @@
 // it signed has expired, and a retired cookie key keeps verifying cookies until the sessions it signed
 // have expired. Running instances notice the change within KEY_RELOAD_SECONDS (see provider.ts).
 import { generateKeyPairSync, randomBytes, randomUUID, type JsonWebKey } from 'node:crypto';
-import { recordAudit } from '@/lib/audit/events';
+import { type ChangedBy, recordAudit } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
@@ -74,7 +74,7 @@ export async function storedKeysVersion(): Promise<string> {
   return keysFromEnvironment()?.version ?? versionOf(await usableRows());
 }
 
-export type KeyRotation = { actorPersonId: string | null; ip: string | null; via: 'cli' | 'console' };
+export type KeyRotation = ChangedBy;
 
 /** Adds a new key of each kind and retires the current ones, audited. Returns the new key ids. */
 export async function rotateKeys(rotation: KeyRotation): Promise<string[]> {

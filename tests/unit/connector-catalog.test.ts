@@ -2,7 +2,7 @@
 // that pins it (key order is not a change, any wording is), the exposed-name rule, the header credential
 // rules, and what a refresh may change by itself.
 import { describe, expect, it } from 'vitest';
-import { parseCredentialHeaders } from '@/lib/connectors/connectors';
+import { parseCredentialHeaders } from '@/lib/connectors/credentials';
 import { canonicalJson, connectorSlugProblem, definitionHash, exposedToolName, isProblem, readToolDefinition, requiredScope, type ToolDefinition } from '@/lib/connectors/definitions';
 import { planCatalog } from '@/lib/connectors/pinning';
 
