@@ -216,7 +216,9 @@ function forwardingFetch(limit: number): typeof fetch {
     const response = await capped(input, { ...init, headers });
     // Only the answer to the call's own tools/call is watched: an answer Gatehouse posts back during the call
     // (-32601 to a sampling request) is the upstream's 202, whose body the SDK drops.
-    if (!call || !response.body || !isToolsCall(init?.body)) return response;
+    // A JSON answer's failure fails the SDK's own read of it, and with it the call; only a stream of events,
+    // whose read the SDK reports elsewhere, needs watching.
+    if (!call || !response.body || !isEventStream(response) || !isToolsCall(init?.body)) return response;
     const reader = response.body.getReader();
     let cancelled = false;
     const reported = new ReadableStream<Uint8Array>({
@@ -241,6 +243,10 @@ function forwardingFetch(limit: number): typeof fetch {
     });
     return new Response(reported, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
 }
 
 function isToolsCall(body: unknown): boolean {

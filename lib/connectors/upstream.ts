@@ -50,13 +50,16 @@ const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.str
  */
 export function cappedFetch(limit: number): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, { ...init, redirect: 'error' });
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    if (declared > limit) {
+    const response = await platformFetch()(input, { ...init, redirect: 'error' });
+    const length = response.headers.get('content-length');
+    const declared = length !== null && /^\d{1,16}$/.test(length) ? Number(length) : null;
+    if (declared !== null && declared > limit) {
       await response.body?.cancel();
       throw new UpstreamError(`the upstream's answer is larger than ${limit} bytes`, 'too_large');
     }
-    if (!response.body) return response;
+    // A declared length within the limit bounds the body already (HTTP/1.1 framing, RFC 9112 §6.3): only
+    // an answer without one (chunked, a stream of events) is counted as it arrives.
+    if (!response.body || declared !== null) return response;
     let seen = 0;
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
@@ -69,6 +72,15 @@ export function cappedFetch(limit: number): typeof fetch {
     );
     return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/**
+ * The runtime's own fetch. Inside a route handler the global one is Next.js's wrapper for its data cache
+ * and request tracing, which an upstream MCP call (a POST, never cached) only pays for; the wrapper keeps
+ * the original for callers that want it.
+ */
+function platformFetch(): typeof fetch {
+  return (globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch })._nextOriginalFetch ?? globalThis.fetch;
 }
 
 /**
