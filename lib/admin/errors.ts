@@ -1,5 +1,9 @@
 // The console's one error type: what went wrong, in words for the person, and the HTTP status a route
 // handler answers with. Server actions turn it into { ok: false, error }; pages into a redirect or 404.
+// The refusals of connector changes (lib/connectors/errors.ts), already in words for the admin, count as
+// invalid requests here.
+import { ConnectorError } from '@/lib/connectors/errors';
+
 export type ConsoleErrorKind = 'signed_out' | 'forbidden' | 'not_found' | 'invalid' | 'conflict';
 
 const STATUS: Record<ConsoleErrorKind, number> = { signed_out: 401, forbidden: 403, not_found: 404, invalid: 400, conflict: 409 };
@@ -25,9 +29,17 @@ export const notFound = (what: string) => new ConsoleError('not_found', what);
 export const invalid = (what: string) => new ConsoleError('invalid', what);
 export const conflict = (what: string) => new ConsoleError('conflict', what);
 
+/** The console's error for `error`, when it is a refusal in words for the person; null for a failure. */
+export function asConsoleError(error: unknown): ConsoleError | null {
+  if (error instanceof ConsoleError) return error;
+  if (error instanceof ConnectorError) return invalid(error.message);
+  return null;
+}
+
 /** The JSON answer of a console route handler. */
 export function consoleErrorResponse(error: unknown): Response {
-  if (error instanceof ConsoleError) return Response.json({ error: error.kind, message: error.message }, { status: error.status });
+  const refusal = asConsoleError(error);
+  if (refusal) return Response.json({ error: refusal.kind, message: refusal.message }, { status: refusal.status });
   console.error('console route failed', error);
   return Response.json({ error: 'server_error', message: 'Something went wrong. Please try again.' }, { status: 500 });
 }

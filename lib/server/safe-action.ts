@@ -6,7 +6,7 @@
 // calls it. (A call from another site is refused before it gets here: lib/server/action-origin.ts.)
 import { headers } from 'next/headers';
 import type { z } from 'zod';
-import { ConsoleError, invalid, signedOut } from '@/lib/admin/errors';
+import { asConsoleError, invalid, signedOut } from '@/lib/admin/errors';
 import { currentSignIn, type SignIn } from '@/lib/auth/session';
 import { containsUnstorableText } from '@/lib/db/storable-text';
 import { clientAddress } from '@/lib/http/client-address';
@@ -22,12 +22,13 @@ export type ActionContext = { ip: string };
 const UNEXPECTED_FAILURE = 'Something went wrong. Nothing was changed; please try again.';
 const NOT_VALID = 'The request is not valid.';
 
-/** Runs `work`; a ConsoleError becomes its message, anything else is logged and answered in general words. */
+/** Runs `work`; a refusal (lib/admin/errors.ts) becomes its message, anything else is logged and answered in general words. */
 export async function settle<T>(work: () => Promise<T>): Promise<T | Refusal> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ConsoleError) return { ok: false, error: error.message };
+    const refusal = asConsoleError(error);
+    if (refusal) return { ok: false, error: refusal.message };
     console.error('server action failed', error);
     return { ok: false, error: UNEXPECTED_FAILURE };
   }

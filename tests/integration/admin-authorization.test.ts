@@ -21,6 +21,7 @@ const ACTIONS = {
   approveRequest: { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'approveRequestAction' },
   declineRequest: { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'declineRequestAction' },
   setToolRestricted: { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction' },
+  setConnectorEnabled: { file: 'app/admin/[org]/connectors/actions.ts', name: 'setConnectorEnabledAction' },
   setPlanStatus: { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction' },
 } as const;
 
@@ -30,7 +31,7 @@ const ACCOUNT = {
   revokeConnectedApp: { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp' },
 } as const;
 
-const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/clients/requests', '/members', '/tools', '/plan', '/audit', '/calls'];
+const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/clients/requests', '/members', '/connectors', '/tools', '/plan', '/audit', '/calls'];
 
 describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
   let server: RunningServer;
@@ -111,11 +112,12 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       grants: await query(`SELECT id, revoked_at IS NULL AS live FROM grants ORDER BY id`),
       decisions: await query(`SELECT org_id, app_id, decision::text FROM org_app_decisions ORDER BY org_id, app_id`),
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
+      connectorsOn: await query(`SELECT org_id, connector_id FROM org_connectors ORDER BY org_id, connector_id`),
       orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
       requests: await query(`SELECT id, status::text, note, decided_by_id FROM access_requests ORDER BY id`),
       adminEvents: await query(
-        `SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'app.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type LIKE 'access_request.%' OR type = 'grant.revoked'`,
+        `SELECT count(*)::int AS n FROM audit_events WHERE type LIKE 'client.%' OR type LIKE 'app.%' OR type LIKE 'org.%' OR type LIKE 'tool.%' OR type LIKE 'access_request.%' OR type LIKE 'connector.%' OR type = 'grant.revoked'`,
       ),
     }));
   }
@@ -130,6 +132,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     approveRequest: { requestId: acmeRequest },
     declineRequest: { requestId: acmeRequest },
     setToolRestricted: { tool: 'whoami', restricted: true },
+    setConnectorEnabled: { slug: 'notes', enabled: true },
     setPlanStatus: { status: 'inactive' },
   });
 
@@ -186,6 +189,11 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       ['setPlanStatus', ['acme', { status: 'free-forever' }]],
       ['setToolRestricted', ['acme', { tool: 'no_such_tool', restricted: true }]],
       ['setToolRestricted', ['acme', { tool: 'whoami', restricted: 'yes' }]],
+      // A connector tool's name is accepted only while its connector is on for the org.
+      ['setToolRestricted', ['acme', { tool: 'notes__search', restricted: true }]],
+      ['setConnectorEnabled', ['acme', { slug: 'no-such-connector', enabled: true }]],
+      ['setConnectorEnabled', ['acme', { slug: 'notes', enabled: 'yes' }]],
+      ['setConnectorEnabled', ['acme', { slug: 'n'.repeat(1000), enabled: true }]],
       ['registerClient', ['acme', { name: '', redirectUris: [] }]],
       ['registerClient', ['acme', { name: 'X', redirectUris: ['not a url'] }]],
       // The redirect-URI rules of self-registration hold for clients an owner registers too.

@@ -29,6 +29,7 @@ const ORG_ACTIONS: { file: string; name: string; valid: Record<string, unknown> 
   { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'approveRequestAction', valid: { requestId: 'no-such-request' } },
   { file: 'app/admin/[org]/clients/requests/actions.ts', name: 'declineRequestAction', valid: { requestId: 'no-such-request' } },
   { file: 'app/admin/[org]/tools/actions.ts', name: 'setToolRestrictedAction', valid: { tool: 'whoami', restricted: false } },
+  { file: 'app/admin/[org]/connectors/actions.ts', name: 'setConnectorEnabledAction', valid: { slug: 'no-such-connector', enabled: true } },
   { file: 'app/admin/[org]/plan/actions.ts', name: 'setPlanStatusAction', valid: { status: 'active' } },
   { file: 'app/admin/[org]/members/actions.ts', name: 'addMemberAction', valid: { email: 'fuzz@example.test', name: 'Fuzz', role: 'viewer' } },
   { file: 'app/admin/[org]/members/actions.ts', name: 'changeRoleAction', valid: { membershipId: 'no-such-membership', role: 'viewer' } },

@@ -9,6 +9,8 @@ export const SECTIONS: readonly Section[] = [
   { path: '/connected-apps', label: 'Connected apps', permission: 'apps:manage' },
   { path: '/clients', label: 'Clients', permission: 'apps:manage' },
   { path: '/members', label: 'Members', permission: 'members:manage' },
+  // Connectors and Tools both decide what the org's apps can call: the same permission.
+  { path: '/connectors', label: 'Connectors', permission: 'apps:manage' },
   { path: '/tools', label: 'Tools', permission: 'apps:manage' },
   { path: '/plan', label: 'Plan', permission: 'plan:manage' },
   { path: '/audit', label: 'Audit log', permission: 'audit:read' },

@@ -4,9 +4,14 @@ import { useState, useTransition } from 'react';
 import { useToast } from '@/app/components/toast';
 import type { ToolSetting } from '@/lib/admin/org-policy';
 import { Badge } from '../../components';
+import { Switch } from '../../switch';
 import { setToolRestrictedAction } from './actions';
 
-export function ToolSwitches({ org, tools: initial }: { org: string; tools: ToolSetting[] }) {
+/**
+ * One list of tools (the built-in ones, or one connector's), each with its switch. A connector tool's
+ * switch is named by its exposed name too: titles come from the upstream and need not be unique.
+ */
+export function ToolSwitches({ org, label, tools: initial, ofConnector = false }: { org: string; label: string; tools: ToolSetting[]; ofConnector?: boolean }) {
   const [tools, setTools] = useState(initial);
   const [pending, startTransition] = useTransition();
   const notify = useToast();
@@ -22,28 +27,18 @@ export function ToolSwitches({ org, tools: initial }: { org: string; tools: Tool
   }
 
   return (
-    <ul className="space-y-3" aria-label="Tools">
+    <ul className="space-y-3" aria-label={label}>
       {tools.map((tool) => (
         <li key={tool.name} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between">
-          <div className="space-y-1">
-            <p className="font-medium">
-              {tool.title} <code className="ml-1 text-xs text-slate-500">{tool.name}</code> {tool.scope ? <Badge>{tool.scope}</Badge> : null}
+          <div className="min-w-0 space-y-1">
+            <p className="font-medium break-words">
+              {tool.title} <code className="ml-1 text-xs break-all text-slate-500">{tool.name}</code> {tool.scope ? <Badge>{tool.scope}</Badge> : null}{' '}
+              {tool.held ? <Badge tone="warn">Held for review</Badge> : null}
             </p>
-            <p className="text-sm text-slate-600">{tool.description}</p>
+            {tool.description ? <p className="text-sm break-words whitespace-pre-line text-slate-600">{tool.description}</p> : null}
+            {tool.held ? <p className="text-sm text-slate-600">Not offered on /mcp until an instance admin approves it; its switch here applies from then.</p> : null}
           </div>
-          <button
-            type="button"
-            role="switch"
-            aria-checked={!tool.restricted}
-            aria-label={`${tool.title} enabled`}
-            disabled={pending}
-            onClick={() => toggle(tool)}
-            className={`relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-2 disabled:opacity-60 ${
-              tool.restricted ? 'bg-slate-300' : 'bg-green-600'
-            }`}
-          >
-            <span className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${tool.restricted ? 'translate-x-0.5' : 'translate-x-5'}`} />
-          </button>
+          <Switch on={!tool.restricted} label={ofConnector ? `${tool.title} (${tool.name}) enabled` : `${tool.title} enabled`} disabled={pending} onToggle={() => toggle(tool)} />
         </li>
       ))}
     </ul>
