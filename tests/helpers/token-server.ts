@@ -26,6 +26,8 @@ export type RunningTokenServer = {
   issued: string[];
   /** The lifetime of the tokens issued from now on, and whether expires_in is sent with them. */
   setLifetime(seconds: number, options?: { sendExpiresIn?: boolean }): void;
+  /** Holds every token request this long before answering it (0: none), so that callers overlap. */
+  setDelay(ms: number): void;
   /** Resource indicators it accepts (RFC 8707): an unknown one is refused with invalid_target. */
   allowResource(resource: string): void;
   /** Revokes an issued token: introspection says it is no longer active. */
@@ -38,6 +40,7 @@ export type RunningTokenServer = {
 export async function startTokenServer(): Promise<RunningTokenServer> {
   let lifetime = 60;
   let sendExpiresIn = true;
+  let delayMs = 0;
   const resources = new Set<string>();
   const tokenRequests: TokenRequest[] = [];
   const issued: string[] = [];
@@ -88,8 +91,10 @@ export async function startTokenServer(): Promise<RunningTokenServer> {
   });
   // Every token request, as it arrived and as it was answered (the provider parsed the form).
   provider.use(async (ctx, next) => {
+    const isToken = ctx.method === 'POST' && ctx.path === '/token';
+    if (isToken && delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     await next();
-    if (ctx.method !== 'POST' || ctx.path !== '/token') return;
+    if (!isToken) return;
     const form = (ctx.oidc as unknown as { body?: Record<string, string> } | undefined)?.body ?? {};
     const body = new URLSearchParams(form);
     const authorization = ctx.headers.authorization;
@@ -108,6 +113,9 @@ export async function startTokenServer(): Promise<RunningTokenServer> {
     setLifetime(seconds, options = {}) {
       lifetime = seconds;
       sendExpiresIn = options.sendExpiresIn ?? true;
+    },
+    setDelay(ms) {
+      delayMs = ms;
     },
     allowResource(resource) {
       resources.add(resource);

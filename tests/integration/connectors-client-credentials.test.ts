@@ -226,7 +226,14 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connectors with client c
     expect(tokenRequestsOf(GATEHOUSE_CLIENT.id).at(-1)).toBe(got);
     // Past its lifetime less the margin (12 s less 5 s), still valid at the authorization server for 5 s more.
     await sleep(Math.max(0, got.at + USABLE_MS + 300 - Date.now()));
-    const replies = await Promise.all(Array.from({ length: 6 }, () => call('notes__search')));
+    // A slow token endpoint: every call arrives while the one token request is still under way.
+    as.setDelay(1_000);
+    let replies: McpReply[];
+    try {
+      replies = await Promise.all(Array.from({ length: 6 }, () => call('notes__search')));
+    } finally {
+      as.setDelay(0);
+    }
     for (const reply of replies) expectOk(reply);
     const fresh = tokenRequestsOf(GATEHOUSE_CLIENT.id).filter((request) => request.at > got.at);
     expect(fresh).toHaveLength(1);
