@@ -26,6 +26,7 @@ export type AuditEventType =
   | 'connector.tool_removed'
   | 'connector.tool_approved'
   | 'connector.offered'
+  | 'connector.credential_replaced'
   | 'access_request.created'
   | 'access_request.updated'
   | 'access_request.approved'

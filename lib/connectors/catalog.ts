@@ -1,27 +1,65 @@
 // A connector's catalog: adding a connector (its tools read and pinned), refreshing it (what pinning allows
-// applied, the rest held) and approving held tools (docs/connectors.md, Pinned tools). Upstream catalogs
-// are read before any transaction opens (upstream.ts), so no database connection waits on an upstream.
+// applied, the rest held) and approving held tools (docs/connectors.md, Pinned tools); and replacing its
+// credential, which is stored only once the upstream's catalog could be read with it, as on adding. Upstream
+// catalogs are read before any transaction opens (upstream.ts), so no database connection waits on an upstream.
 import type { ChangedBy } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { audit, checkConnectorFields, connectorBySlug, orgsBySlug } from './connectors';
-import { openHeaders, parseCredentialHeaders, sealHeaders } from './credentials';
+import { type ClientCredentialsInput, clientCredentialsColumns, clientCredentialsOf, clientCredentialsSummary } from './client-credentials';
+import { type CredentialInput, resealClientSecret, type SealedCredential, sealCredential, upstreamTarget } from './credentials';
 import { connectorSlugProblem, type DefinitionProblem, definitionHash, exposedToolName, readToolDefinition, type ToolDefinition } from './definitions';
 import { ConnectorError, printable } from './errors';
 import { planCatalog, type StoredTool } from './pinning';
-import { listUpstreamTools, type UpstreamTarget } from './upstream';
+import { CATALOG_PAGE_BYTES, cappedFetch, listUpstreamTools, type UpstreamTarget } from './upstream';
+import { accessToken, bearerFetch, refusedAccessToken } from './upstream-auth';
 
-function target(connector: { url: string; credentialSealed: string | null; timeoutMs: number }): UpstreamTarget {
-  return { url: connector.url, headers: openHeaders(connector.credentialSealed), timeoutMs: connector.timeoutMs };
+type ConnectorRow = Prisma.ConnectorGetPayload<object>;
+
+function target(connector: ConnectorRow): UpstreamTarget {
+  return upstreamTarget({ ...connector, clientCredentials: clientCredentialsOf(connector) });
 }
 
-/** The upstream's catalog, each tool read and checked (a bad one is named, the rest kept). */
+/**
+ * The upstream's catalog, each tool read and checked (a bad one is named, the rest kept). With client
+ * credentials, the token is got first (its failure is the clearer one), and a 401 gets a new token and one
+ * more try.
+ */
 async function readCatalog(upstream: UpstreamTarget): Promise<(ToolDefinition | DefinitionProblem)[]> {
-  return (await listUpstreamTools(upstream)).map(readToolDefinition);
+  if (upstream.token) await accessToken(upstream.token);
+  const read = () => listUpstreamTools(upstream, { fetch: bearerFetch(upstream, cappedFetch(CATALOG_PAGE_BYTES)) });
+  let tools: unknown[];
+  try {
+    tools = await read();
+  } catch (error) {
+    if (!refusedAccessToken(upstream, error)) throw error;
+    tools = await read();
+  }
+  return tools.map(readToolDefinition);
 }
 
-export type AddConnector = { slug: string; url: string; name?: string; description?: string; headers?: string[]; orgs?: string[]; timeoutMs?: number };
+/** What an audit event says of a credential: header names, or the client credentials but their secret. */
+function credentialAudit(credential: SealedCredential, headerNames: string[]): Prisma.InputJsonObject {
+  if (credential.clientCredentials) return { credential: 'client_credentials', clientCredentials: clientCredentialsSummary(credential.clientCredentials) };
+  return { credential: headerNames.length ? 'headers' : 'none', headers: headerNames };
+}
+
+function credentialColumns(credential: SealedCredential) {
+  return { credentialSealed: credential.credentialSealed, ...clientCredentialsColumns(credential.clientCredentials) };
+}
+
+export type AddConnector = {
+  slug: string;
+  url: string;
+  name?: string;
+  description?: string;
+  /** Header credential lines ("Name: value"); or, never with them, client credentials. */
+  headers?: string[];
+  clientCredentials?: ClientCredentialsInput;
+  orgs?: string[];
+  timeoutMs?: number;
+};
 
 /**
  * Adds a connector: reads its catalog first (nothing is stored if that fails) and pins it. `orgs` are
@@ -31,15 +69,15 @@ export async function addConnector(input: AddConnector, by: ChangedBy): Promise<
   const slugProblem = connectorSlugProblem(input.slug);
   if (slugProblem) throw new ConnectorError(slugProblem);
   const fields = checkConnectorFields({ url: input.url, name: input.name ?? input.slug, description: input.description, timeoutMs: input.timeoutMs });
-  const headers = parseCredentialHeaders(input.headers ?? []);
+  const { headerNames, ...credential } = sealCredential(input);
   if (await db().connector.findUnique({ where: { slug: input.slug }, select: { id: true } })) throw new ConnectorError(`A connector "${input.slug}" already exists.`);
   const orgs = await orgsBySlug(input.orgs ?? []);
 
-  const catalog = await readCatalog({ url: fields.url, headers, timeoutMs: fields.timeoutMs });
+  const catalog = await readCatalog(upstreamTarget({ slug: input.slug, url: fields.url, timeoutMs: fields.timeoutMs, ...credential }));
   const change = planCatalog(input.slug, [], catalog, true);
   return inTransaction(async (tx) => {
     const connector = await tx.connector.create({
-      data: { slug: input.slug, ...fields, credentialSealed: sealHeaders(headers), problems: change.problems, lastRefreshedAt: new Date() },
+      data: { slug: input.slug, ...fields, ...credentialColumns(credential), problems: change.problems, lastRefreshedAt: new Date() },
     });
     for (const definition of change.pin) await tx.connectorTool.create({ data: toolRow(connector.id, input.slug, definition, 'active') });
     for (const org of orgs) {
@@ -51,7 +89,7 @@ export async function addConnector(input: AddConnector, by: ChangedBy): Promise<
       url: fields.url,
       tools: change.pin.map((tool) => tool.name),
       problems: change.problems,
-      headers: Object.keys(headers), // names only: never the values
+      ...credentialAudit(credential, headerNames), // names only: never a value or the secret
       orgs: orgs.map((org) => org.slug),
     });
     for (const org of orgs) await audit(tx, by, 'connector.enabled', { slug: input.slug, org: org.slug }, org.id);
@@ -155,4 +193,33 @@ export async function approveTools(slug: string, tools: string[], by: ChangedBy)
     }
     return approved;
   });
+}
+
+/** A new credential: header lines or client credentials (either replaces what the connector had), or only a new client secret. */
+export type NewCredential = CredentialInput | { clientSecret: string };
+
+/**
+ * Replaces a connector's credential. The upstream's catalog is read with the new one first (for client
+ * credentials, a token is got with it): nothing is stored if that fails. The audit event names the header
+ * names or the client credentials, never a value or the secret.
+ */
+export async function replaceCredential(slug: string, credential: NewCredential, by: ChangedBy): Promise<{ slug: string; kind: 'headers' | 'client_credentials' | 'none' }> {
+  const connector = await db().connector.findUnique({ where: { slug } });
+  if (!connector) throw new ConnectorError(`There is no connector "${printable(slug)}".`);
+  let sealed: SealedCredential & { headerNames: string[] };
+  if ('clientSecret' in credential) {
+    const current = clientCredentialsOf(connector);
+    if (!current) throw new ConnectorError(`The connector "${printable(slug)}" has no client credentials: give header lines or the whole client credentials instead.`);
+    sealed = { credentialSealed: null, clientCredentials: resealClientSecret(current, credential.clientSecret), headerNames: [] };
+  } else {
+    sealed = sealCredential(credential);
+  }
+  const { headerNames, ...replacement } = sealed;
+  await readCatalog(upstreamTarget({ slug, url: connector.url, timeoutMs: connector.timeoutMs, ...replacement }));
+  await inTransaction(async (tx) => {
+    const current = await connectorBySlug(tx, slug);
+    await tx.connector.update({ where: { id: current.id }, data: credentialColumns(replacement) });
+    await audit(tx, by, 'connector.credential_replaced', { slug, ...credentialAudit(replacement, headerNames) });
+  });
+  return { slug, kind: replacement.clientCredentials ? 'client_credentials' : headerNames.length ? 'headers' : 'none' };
 }

@@ -10,6 +10,7 @@ import { db } from '@/lib/db/client';
 import { containsUnstorableText } from '@/lib/db/storable-text';
 import { inTransaction, type Tx } from '@/lib/db/transaction';
 import type { Prisma } from '@/lib/generated/prisma/client';
+import { type ClientCredentialsSummary, clientCredentialsOf, clientCredentialsSummary } from './client-credentials';
 import { openHeaders } from './credentials';
 import type { DefinitionProblem } from './definitions';
 import { ConnectorError, printable } from './errors';
@@ -56,8 +57,12 @@ export type ConnectorSummary = {
   name: string;
   url: string;
   status: string;
+  /** Which kind of credential Gatehouse presents upstream (docs/connectors.md, Client credentials). */
+  credentialKind: 'headers' | 'client_credentials' | 'none';
   /** How many credential headers; the values are sealed and never shown. */
   credentialHeaders: number;
+  /** The client credentials but their secret, which is sealed and never shown. */
+  clientCredentials: ClientCredentialsSummary | null;
   tools: { name: string; exposedName: string; status: string; holdReason: string | null; scopeOverride: string | null }[];
   problems: DefinitionProblem[];
   /** Offered to every organization, or only to `offeredTo`. */
@@ -78,20 +83,26 @@ export async function listConnectors(): Promise<ConnectorSummary[]> {
     },
     orderBy: { slug: 'asc' },
   });
-  return connectors.map((connector) => ({
-    slug: connector.slug,
-    name: connector.name,
-    url: connector.url,
-    status: connector.status,
-    credentialHeaders: Object.keys(openHeaders(connector.credentialSealed)).length,
-    tools: connector.tools.map((tool) => ({ name: tool.upstreamName, exposedName: tool.exposedName, status: tool.status, holdReason: tool.holdReason, scopeOverride: tool.scopeOverride })),
-    problems: Array.isArray(connector.problems) ? (connector.problems as DefinitionProblem[]) : [],
-    offeredToAll: connector.offeredToAll,
-    offeredTo: connector.offers.map((entry) => entry.org.slug).sort(),
-    orgs: connector.orgs.map((entry) => entry.org.slug).sort(),
-    lastRefreshedAt: connector.lastRefreshedAt,
-    lastRefreshError: connector.lastRefreshError,
-  }));
+  return connectors.map((connector) => {
+    const credentialHeaders = Object.keys(openHeaders(connector.credentialSealed)).length;
+    const clientCredentials = clientCredentialsOf(connector);
+    return {
+      slug: connector.slug,
+      name: connector.name,
+      url: connector.url,
+      status: connector.status,
+      credentialKind: clientCredentials ? 'client_credentials' : credentialHeaders ? 'headers' : 'none',
+      credentialHeaders,
+      clientCredentials: clientCredentials && clientCredentialsSummary(clientCredentials),
+      tools: connector.tools.map((tool) => ({ name: tool.upstreamName, exposedName: tool.exposedName, status: tool.status, holdReason: tool.holdReason, scopeOverride: tool.scopeOverride })),
+      problems: Array.isArray(connector.problems) ? (connector.problems as DefinitionProblem[]) : [],
+      offeredToAll: connector.offeredToAll,
+      offeredTo: connector.offers.map((entry) => entry.org.slug).sort(),
+      orgs: connector.orgs.map((entry) => entry.org.slug).sort(),
+      lastRefreshedAt: connector.lastRefreshedAt,
+      lastRefreshError: connector.lastRefreshError,
+    };
+  });
 }
 
 export async function connectorBySlug(tx: Tx, slug: string) {

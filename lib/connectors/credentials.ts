@@ -1,10 +1,20 @@
-// The credential Gatehouse presents to a connector's upstream: headers an instance admin gives (an API key,
-// a bearer token), sealed with a key derived from AUTH_SECRET before they are stored and opened only for a
-// call. Never logged, printed, shown in the console or returned by a command.
+// The credential Gatehouse presents to a connector's upstream, of one of two kinds: headers an instance
+// admin gives (an API key, a bearer token), or OAuth client credentials with which Gatehouse gets an access
+// token itself (client-credentials.ts, upstream-auth.ts). What is secret — the header lines, the client
+// secret — is sealed with a key derived from AUTH_SECRET before it is stored and opened only for a call.
+// Never logged, printed, shown in the console or returned by a command.
 import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
+import { type ClientCredentialsInput, checkClientCredentials, openClientSecret, type SealedClientCredentials, sealClientCredentials } from './client-credentials';
 import { ConnectorError, printable } from './errors';
+import type { UpstreamTarget } from './upstream';
+
+/** A connector's credential as an admin gives it: header lines, or client credentials; never both. */
+export type CredentialInput = { headers?: string[]; clientCredentials?: ClientCredentialsInput };
+
+/** A credential checked and sealed, as the connector's columns hold it. */
+export type SealedCredential = { credentialSealed: string | null; clientCredentials: SealedClientCredentials | null };
 
 const CREDENTIAL_PURPOSE = 'connector-credentials';
 
@@ -52,6 +62,43 @@ function credentialKey(secret = env().authSecret): Buffer {
   return deriveKey(secret, CREDENTIAL_PURPOSE);
 }
 
+/**
+ * The credential checked and sealed, with what the audit event may say of it (header names, never values;
+ * the client credentials but their secret). Both kinds at once are refused.
+ */
+export function sealCredential(input: CredentialInput): SealedCredential & { headerNames: string[] } {
+  if (input.headers?.length && input.clientCredentials) {
+    throw new ConnectorError("A connector's credential is either header lines or client credentials, not both: give one of them.");
+  }
+  if (input.clientCredentials) {
+    return { credentialSealed: null, clientCredentials: sealClientCredentials(checkClientCredentials(input.clientCredentials), credentialKey()), headerNames: [] };
+  }
+  const headers = parseCredentialHeaders(input.headers ?? []);
+  return { credentialSealed: sealHeaders(headers), clientCredentials: null, headerNames: Object.keys(headers) };
+}
+
+/** Where and with what credential to reach a connector's upstream: its headers opened, or its token source. */
+export function upstreamTarget(connector: { slug: string; url: string; timeoutMs: number } & SealedCredential): UpstreamTarget {
+  const { clientCredentials } = connector;
+  return {
+    url: connector.url,
+    headers: openHeaders(connector.credentialSealed),
+    timeoutMs: connector.timeoutMs,
+    ...(clientCredentials ? { token: { slug: connector.slug, credentials: clientCredentials, timeoutMs: connector.timeoutMs } } : {}),
+  };
+}
+
+/** The client secret, opened for a token request only (upstream-auth.ts). */
+export function openSealedClientSecret(sealed: SealedClientCredentials): string {
+  return openClientSecret(sealed, credentialKey());
+}
+
+/** A new client secret for the same client credentials, sealed. */
+export function resealClientSecret(sealed: SealedClientCredentials, clientSecret: string): SealedClientCredentials {
+  const { clientSecretSealed: _old, ...rest } = sealed;
+  return sealClientCredentials(checkClientCredentials({ ...rest, scope: rest.scope ?? undefined, resource: rest.resource ?? undefined, clientSecret }), credentialKey());
+}
+
 export function sealHeaders(headers: Record<string, string>): string | null {
   return Object.keys(headers).length ? seal(credentialKey(), JSON.stringify(headers)) : null;
 }
@@ -62,18 +109,31 @@ export function openHeaders(sealed: string | null): Record<string, string> {
   return JSON.parse(unseal(credentialKey(), sealed)) as Record<string, string>;
 }
 
-/** Re-seals every connector credential under a new AUTH_SECRET; joins the caller's transaction (secret:rotate). */
+/**
+ * Re-seals every connector's secrets (header lines, client secrets) under a new AUTH_SECRET; joins the
+ * caller's transaction (secret:rotate).
+ */
 export async function resealConnectorCredentials(currentSecret: string, newSecret: string): Promise<number> {
   return inTransaction(async (tx) => {
-    const rows = await tx.connector.findMany({ where: { credentialSealed: { not: null } }, select: { id: true, slug: true, credentialSealed: true } });
-    for (const row of rows) {
+    const rows = await tx.connector.findMany({
+      where: { OR: [{ credentialSealed: { not: null } }, { tokenClientSecretSealed: { not: null } }] },
+      select: { id: true, slug: true, credentialSealed: true, tokenClientSecretSealed: true },
+    });
+    const reseal = (slug: string, sealed: string | null) => {
+      if (sealed === null) return null;
       let plaintext: string;
       try {
-        plaintext = unseal(credentialKey(currentSecret), row.credentialSealed!);
+        plaintext = unseal(credentialKey(currentSecret), sealed);
       } catch {
-        throw new Error(`The credential of connector ${row.slug} cannot be decrypted with the current AUTH_SECRET: nothing was changed.`);
+        throw new Error(`The credential of connector ${slug} cannot be decrypted with the current AUTH_SECRET: nothing was changed.`);
       }
-      await tx.connector.update({ where: { id: row.id }, data: { credentialSealed: seal(credentialKey(newSecret), plaintext) } });
+      return seal(credentialKey(newSecret), plaintext);
+    };
+    for (const row of rows) {
+      await tx.connector.update({
+        where: { id: row.id },
+        data: { credentialSealed: reseal(row.slug, row.credentialSealed), tokenClientSecretSealed: reseal(row.slug, row.tokenClientSecretSealed) },
+      });
     }
     return rows.length;
   });

@@ -1,34 +1,36 @@
 // Forwarding a tools/call to a connector's upstream (docs/connectors.md, The forwarded call), after /mcp's
 // gates let it through.
 //
-// - One SDK client per connector per process, opened on first use and reused; opened again when the upstream
-//   answers 404 for its session (MCP 2025-11-25, Transports › Session Management: a restarted upstream
-//   forgot it) — the call is then sent once more, since a 404 means it was not taken — or when the
-//   connection failed (the next call opens a fresh one).
-// - Gatehouse's own credential for the connector rides on every request; per-call headers (the identity
-//   assertion, identity-assertion.ts) go through the transport's custom fetch (its headers are fixed at
-//   construction); nothing of the caller's is ever sent (MCP 2025-11-25, Basic › Authorization: token
-//   passthrough is forbidden).
+// - One SDK client per connector per process (client-pool.ts); opened again when the upstream answers 404
+//   for its session (MCP 2025-11-25, Transports › Session Management: a restarted upstream forgot it) — the
+//   call is then sent once more, since a 404 means it was not taken — or when the connection failed.
+// - Gatehouse's own credential for the connector rides on every request: its header lines, or the access
+//   token got with its client credentials (upstream-auth.ts). An upstream's 401 to a token means the token
+//   was refused before the call was taken (revoked, expired early): a new token, and the call sent once
+//   more; a second 401 is the answer. Per-call headers (the identity assertion, identity-assertion.ts, made
+//   anew for each attempt) go through the transport's custom fetch (its headers are fixed at construction);
+//   nothing of the caller's is ever sent (MCP 2025-11-25, Basic › Authorization: token passthrough is forbidden).
 // - The caller going away cancels the upstream call (notifications/cancelled); the connector's timeout
 //   does too. An answer is cut off past CONNECTOR_MAX_RESULT_BYTES while it streams in.
 // - After CIRCUIT_FAILURES failures in a row a connector fails fast for CIRCUIT_OPEN_MS, on this instance:
 //   a dead upstream is not waited on by every caller in turn.
 // - No database connection is held here: the tool was read before, the call log is written after.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { env } from '@/lib/env';
 import { processSingleton } from '@/lib/server/process-singleton';
-import { openHeaders } from './credentials';
+import { pooledClient, retireClient } from './client-pool';
+import { upstreamTarget } from './credentials';
 import type { ConnectorEndpoint } from './served';
 import { cappedFetch, openUpstream, UpstreamError, type UpstreamTarget, upstreamError } from './upstream';
+import { bearerFetch, refusedAccessToken } from './upstream-auth';
+
+export { closeConnectorClients } from './client-pool';
 
 export const CIRCUIT_FAILURES = 5;
 export const CIRCUIT_OPEN_MS = 30_000;
-/** Pooled clients unused for this long are closed (a removed connector's, an idle one's). */
-const IDLE_CLIENT_MS = 10 * 60_000;
 const SDK_TIMEOUT_MARGIN_MS = 5_000;
 /** Deeper results are refused: answering them would overflow JSON.stringify's stack. */
 const MAX_RESULT_DEPTH = 64;
@@ -55,12 +57,8 @@ export type ForwardRequest = {
 type CallContext = { headers: Record<string, string>; fail: (error: UpstreamError) => void };
 const currentCall = new AsyncLocalStorage<CallContext>();
 
-type Pooled = { key: string; client: Promise<Client>; usedAt: number };
 type Circuit = { failures: number; openUntil: number };
 
-function pool(): Map<string, Pooled> {
-  return processSingleton('connectorClients', () => new Map<string, Pooled>());
-}
 function circuits(): Map<string, Circuit> {
   return processSingleton('connectorCircuits', () => new Map<string, Circuit>());
 }
@@ -74,12 +72,19 @@ export async function forwardToolCall(request: ForwardRequest): Promise<ForwardO
   }
   assertNoTransaction('a connector tool call');
   const started = performance.now();
-  let outcome = await callOnce(request);
-  if (!outcome.ok && outcome.failure !== 'aborted' && outcome.failure.kind === 'session_gone' && !request.signal.aborted) {
-    // The upstream forgot the session (it restarted): a new one, and the call once more. A second 404 is
-    // the answer.
-    retireClient(connector);
-    outcome = await callOnce(request);
+  const target = upstreamTarget(connector);
+  let outcome = await callOnce(request, target);
+  // Each reason to send the call once more is used at most once: a second 404 or 401 is the answer.
+  const resent = new Set<'session_gone' | 'token_refused'>();
+  for (;;) {
+    if (outcome.ok || outcome.failure === 'aborted' || request.signal.aborted) break;
+    const reason = outcome.failure.kind === 'session_gone' ? 'session_gone' : refusedAccessToken(target, outcome.failure) ? 'token_refused' : null;
+    if (!reason || resent.has(reason)) break;
+    resent.add(reason);
+    // The upstream forgot the session (it restarted): a new one. It refused the token: bearerFetch forgot
+    // it, so the next request gets a new one.
+    if (reason === 'session_gone') retireClient(connector);
+    outcome = await callOnce(request, target);
   }
   const upstreamMs = Math.round(performance.now() - started);
   if (outcome.ok) {
@@ -101,11 +106,12 @@ export async function forwardToolCall(request: ForwardRequest): Promise<ForwardO
 
 type CallResult = { ok: true; result: ForwardedResult } | { ok: false; failure: UpstreamError | 'aborted' };
 
-async function callOnce(request: ForwardRequest): Promise<CallResult> {
-  const target = targetOf(request.connector);
+async function callOnce(request: ForwardRequest, target: UpstreamTarget): Promise<CallResult> {
   let client: Client;
   try {
-    client = await pooledClient(request.connector, target);
+    // Opened outside any call: the initialize exchange, and the stream the SDK may keep open after it, carry
+    // no call's headers (but the connector's credential, as every request does).
+    client = await pooledClient(request.connector, () => currentCall.exit(() => openUpstream(target, { fetch: bearerFetch(target, forwardingFetch(env().connectorMaxResultBytes)) })));
   } catch (error) {
     return { ok: false, failure: upstreamError(error, target) };
   }
@@ -163,44 +169,6 @@ export function depthExceeds(value: unknown, limit: number): boolean {
     for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return false;
-}
-
-function targetOf(connector: ConnectorEndpoint): UpstreamTarget {
-  return { url: connector.url, headers: openHeaders(connector.credentialSealed), timeoutMs: connector.timeoutMs };
-}
-
-/** The connector's client, opened on first use; a changed URL, credential or timeout opens a new one. */
-async function pooledClient(connector: ConnectorEndpoint, target: UpstreamTarget): Promise<Client> {
-  const clients = pool();
-  closeIdle(clients);
-  const key = createHash('sha256')
-    .update(JSON.stringify([connector.url, connector.credentialSealed, connector.timeoutMs]))
-    .digest('hex');
-  const pooled = clients.get(connector.id);
-  if (pooled && pooled.key === key) {
-    pooled.usedAt = Date.now();
-    return pooled.client;
-  }
-  if (pooled) void closeClient(pooled);
-  // Opened outside any call: the initialize exchange, and the stream the SDK may keep open after it, carry
-  // no call's headers.
-  const client = currentCall.exit(() => openUpstream(target, { fetch: forwardingFetch(env().connectorMaxResultBytes) }));
-  const entry: Pooled = { key, client, usedAt: Date.now() };
-  clients.set(connector.id, entry);
-  // A client whose transport closed is of no more use: the next call opens a new one.
-  void client.then(
-    (opened) => {
-      opened.onclose = () => {
-        if (clients.get(connector.id) === entry) clients.delete(connector.id);
-      };
-    },
-    () => {},
-  );
-  // A failed open is not kept: the next call tries again.
-  client.catch(() => {
-    if (clients.get(connector.id) === entry) clients.delete(connector.id);
-  });
-  return client;
 }
 
 /**
@@ -264,38 +232,6 @@ function countFailure(connectorId: string): void {
   circuit.failures++;
   if (circuit.failures >= CIRCUIT_FAILURES) circuit.openUntil = Date.now() + CIRCUIT_OPEN_MS;
   circuits().set(connectorId, circuit);
-}
-
-/**
- * Takes the connector's client out of the pool, so that the next call opens a new one, and closes it once
- * the calls still in flight on it have had their time (the connector's timeout).
- */
-function retireClient(connector: ConnectorEndpoint): void {
-  const pooled = pool().get(connector.id);
-  if (!pooled) return;
-  pool().delete(connector.id);
-  setTimeout(() => void closeClient(pooled), connector.timeoutMs + 1_000).unref();
-}
-
-async function closeClient(pooled: Pooled): Promise<void> {
-  await pooled.client.then((client) => client.close()).catch(() => {});
-}
-
-function closeIdle(clients: Map<string, Pooled>): void {
-  const now = Date.now();
-  for (const [id, pooled] of clients) {
-    if (now - pooled.usedAt > IDLE_CLIENT_MS) {
-      clients.delete(id);
-      void closeClient(pooled);
-    }
-  }
-}
-
-/** Closes every pooled client (shutdown, tests). */
-export async function closeConnectorClients(): Promise<void> {
-  const clients = [...pool().values()];
-  pool().clear();
-  await Promise.all(clients.map(closeClient));
 }
 
 function firstLine(error: unknown): string {

@@ -4,6 +4,7 @@
 // instance. Both reads are keyed by the caller's organization (from its grant), so a grant reaches only the
 // connectors of the organization it was given in.
 import { queryRows } from '@/lib/db/client';
+import { clientCredentialsOf, type SealedClientCredentials } from './client-credentials';
 import { requiredScope, type ToolDefinition, type ToolScope } from './definitions';
 
 /** A connector tool as /mcp lists it: its exposed name, its pinned definition and the scope it needs. */
@@ -28,8 +29,10 @@ export type ConnectorEndpoint = {
   name: string;
   url: string;
   timeoutMs: number;
-  /** The sealed upstream credential (connectors.ts opens it for the call); null when there is none. */
+  /** The sealed header credential (credentials.ts opens it for the call); null when there is none. */
   credentialSealed: string | null;
+  /** Or the client credentials Gatehouse gets an access token with (upstream-auth.ts), the secret sealed. */
+  clientCredentials: SealedClientCredentials | null;
 };
 
 const LISTED = {
@@ -53,7 +56,8 @@ const CALLED = {
   name: 'gatehouse_connector_tool_called',
   text: `
 SELECT t.exposed_name, t.upstream_name, t.status AS tool_status, COALESCE(t.pinned, t.held) AS definition, t.scope_override,
-       c.id, c.slug, c.name, c.url, c.timeout_ms, c.credential_sealed
+       c.id, c.slug, c.name, c.url, c.timeout_ms, c.credential_sealed,
+       c.token_url, c.token_client_id, c.token_client_secret_sealed, c.token_client_auth, c.token_scope, c.token_resource
   FROM connector_tools t
   JOIN connectors c      ON c.id = t.connector_id
   JOIN org_connectors oc ON oc.connector_id = c.id AND oc.org_id = $1
@@ -72,6 +76,12 @@ type CalledRow = {
   url: string;
   timeout_ms: number;
   credential_sealed: string | null;
+  token_url: string | null;
+  token_client_id: string | null;
+  token_client_secret_sealed: string | null;
+  token_client_auth: string | null;
+  token_scope: string | null;
+  token_resource: string | null;
 };
 
 /**
@@ -90,6 +100,21 @@ export async function calledConnectorTool(orgId: string, exposedName: string): P
     definition: row.definition,
     // A tool whose definition could not be read at all counts as one that writes: the stricter scope.
     scope: requiredScope({ annotations: row.definition?.annotations ?? null }, row.scope_override),
-    connector: { id: row.id, slug: row.slug, name: row.name, url: row.url, timeoutMs: row.timeout_ms, credentialSealed: row.credential_sealed },
+    connector: {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      url: row.url,
+      timeoutMs: row.timeout_ms,
+      credentialSealed: row.credential_sealed,
+      clientCredentials: clientCredentialsOf({
+        tokenUrl: row.token_url,
+        tokenClientId: row.token_client_id,
+        tokenClientSecretSealed: row.token_client_secret_sealed,
+        tokenClientAuth: row.token_client_auth,
+        tokenScope: row.token_scope,
+        tokenResource: row.token_resource,
+      }),
+    },
   };
 }

@@ -10,9 +10,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
+import type { TokenSource } from './upstream-auth';
 
-/** Where and how to reach an upstream. */
-export type UpstreamTarget = { url: string; headers: Record<string, string>; timeoutMs: number };
+/**
+ * Where and how to reach an upstream: its header credential, or (client credentials) where its access token
+ * comes from (upstream-auth.ts bearerFetch adds it to every request).
+ */
+export type UpstreamTarget = { url: string; headers: Record<string, string>; timeoutMs: number; token?: TokenSource };
 
 /**
  * Why an upstream could not be read, in words for the admin or the caller (never its credential):
@@ -30,6 +34,8 @@ export class UpstreamError extends Error {
   constructor(
     message: string,
     readonly kind: UpstreamErrorKind,
+    /** The upstream's HTTP status, when it answered one (a 401 tells a refused access token: upstream-auth.ts). */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -104,8 +110,8 @@ export async function openUpstream(target: UpstreamTarget, options: { fetch?: ty
 }
 
 /** Every page of the upstream's tools/list, as sent (each entry unchecked). */
-export async function listUpstreamTools(target: UpstreamTarget): Promise<unknown[]> {
-  const client = await openUpstream(target);
+export async function listUpstreamTools(target: UpstreamTarget, options: { fetch?: typeof fetch } = {}): Promise<unknown[]> {
+  const client = await openUpstream(target, options);
   try {
     const tools: unknown[] = [];
     let cursor: string | undefined;
@@ -146,7 +152,7 @@ export function upstreamError(error: unknown, target: UpstreamTarget): UpstreamE
   }
   if (error instanceof StreamableHTTPError) {
     if (error.code === 404) return new UpstreamError(`the upstream at ${origin} answered HTTP 404`, 'session_gone');
-    if (error.code === 401 || error.code === 403) return new UpstreamError(`the upstream refused Gatehouse's credential (HTTP ${error.code})`, 'refused');
+    if (error.code === 401 || error.code === 403) return new UpstreamError(`the upstream refused Gatehouse's credential (HTTP ${error.code})`, 'refused', error.code);
     if (error.code === -1) return new UpstreamError(`the upstream's answer is not MCP (${firstLine(error.message)})`, 'malformed');
     return new UpstreamError(`the upstream at ${origin} answered HTTP ${error.code}`, 'unreachable');
   }

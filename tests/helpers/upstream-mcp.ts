@@ -1,7 +1,8 @@
 // Real upstream MCP servers for connector tests, built with the official SDK's server classes and started
 // on 127.0.0.1 by the test: stateful (Mcp-Session-Id) or stateless, answering in JSON or as an SSE stream,
 // with a catalog the test can change between requests (a tool that rewrites its description), paged
-// tools/list, an optional header credential, tools that send requests back to the client while they run
+// tools/list, an optional header credential or a bearer token it verifies (at a real authorization server:
+// tests/helpers/token-server.ts), tools that send requests back to the client while they run
 // (sampling, elicitation), a fixed port to be restarted on, and a record of every request (its headers,
 // to prove what Gatehouse sends and what it never sends, and the JSON-RPC methods it carried).
 import { randomUUID } from 'node:crypto';
@@ -35,6 +36,8 @@ export type UpstreamOptions = {
   pageSize?: number;
   /** A header the upstream requires, with its value: other requests get 401. */
   requireHeader?: { name: string; value: string };
+  /** Requires `Authorization: Bearer <token>` with a token this accepts: other requests get 401 (RFC 6750 §3). */
+  requireBearer?: (token: string) => Promise<boolean>;
   /** Answer each POST with one JSON body (the default) or, when false, as an SSE stream (needed for requests back to the client). */
   enableJsonResponse?: boolean;
   /** Listen on this port (0 or absent: a free one). */
@@ -50,6 +53,8 @@ export type RecordedRequest = {
   /** For tools/call, the tool named. */
   toolNames: string[];
   body: string;
+  /** Answered 401: the credential was missing or refused. */
+  refused: boolean;
 };
 
 export type RunningUpstream = {
@@ -120,7 +125,7 @@ export async function startUpstream(options: UpstreamOptions): Promise<RunningUp
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : '';
-    const entry: RecordedRequest = { httpMethod: req.method ?? '', headers: { ...req.headers }, rpcMethods: [], toolNames: [], body };
+    const entry: RecordedRequest = { httpMethod: req.method ?? '', headers: { ...req.headers }, rpcMethods: [], toolNames: [], body, refused: false };
     let parsed: unknown;
     if (body) {
       try {
@@ -140,8 +145,17 @@ export async function startUpstream(options: UpstreamOptions): Promise<RunningUp
 
     const required = options.requireHeader;
     if (required && req.headers[required.name.toLowerCase()] !== required.value) {
+      entry.refused = true;
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
+    }
+    if (options.requireBearer) {
+      const bearer = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!bearer || !(await options.requireBearer(bearer))) {
+        entry.refused = true;
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' }).end(JSON.stringify({ error: 'invalid_token' }));
+        return;
+      }
     }
     if (!options.stateful) {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });

@@ -66,7 +66,7 @@ describe.each(DATABASES)('the connectors command on the %s database', (database)
       expect(notes.requests.some((headers) => headers['x-api-key'] === SECRET)).toBe(true);
 
       const listed = await cli('list');
-      expect(listed.stdout).toMatch(/notes {2}Notes {2}http:\/\/127\.0\.0\.1:\d+\/mcp {2}\(active; credential: 1 header\(s\); orgs: acme\)/);
+      expect(listed.stdout).toMatch(/notes {2}Notes {2}http:\/\/127\.0\.0\.1:\d+\/mcp {2}\(active; credential: 1 header\(s\); offered to: acme; on for: acme\)/);
       expect(listed.stdout).toContain('notes__search_notes  active');
       expect(listed.stdout).toContain('notes__delete_note  active');
       expect(listed.stdout).toContain('not offered: bad name!');

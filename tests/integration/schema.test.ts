@@ -150,6 +150,20 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
         createdAt: at,
       },
     });
+    // The other kind of credential: OAuth client credentials, the secret sealed.
+    const tokenConnector = await prisma.connector.create({
+      data: {
+        slug: 'tickets',
+        name: 'Tickets',
+        url: 'https://tickets.internal/mcp',
+        tokenUrl: 'https://auth.internal/oauth/token',
+        tokenClientId: 'gatehouse',
+        tokenClientSecretSealed: 'sealed-secret',
+        tokenClientAuth: 'client_secret_post',
+        tokenScope: 'tickets:read',
+        tokenResource: 'https://tickets.internal/mcp',
+      },
+    });
     const connectorTool = await prisma.connectorTool.create({
       data: {
         connectorId: connector.id,
@@ -222,6 +236,7 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
       }),
     ).toEqual(restriction);
     expect(await prisma.connector.findUniqueOrThrow({ where: { slug: 'notes' } })).toEqual(connector);
+    expect(await prisma.connector.findUniqueOrThrow({ where: { slug: 'tickets' } })).toEqual(tokenConnector);
     expect(await prisma.connectorTool.findUniqueOrThrow({ where: { exposedName: 'notes__search' } })).toEqual(connectorTool);
     expect(await prisma.orgConnector.findUniqueOrThrow({ where: { orgId_connectorId: { orgId: org.id, connectorId: connector.id } } })).toEqual(orgConnector);
     expect(await prisma.auditEvent.findUniqueOrThrow({ where: { id: audit.id } })).toEqual(audit);
@@ -264,6 +279,15 @@ describe.each(DATABASES)('the schema on the %s database', (kind) => {
     expect(app).toMatchObject({ evidence: {}, marks: [], registrationCount: 0 });
     const client = await prisma.oAuthClient.create({ data: { clientId: 'owned', registration: 'admin', ownerOrgId: org.id, appId: app.id } });
     await expect(prisma.app.create({ data: { key: 'admin:owned', kind: 'admin', displayName: 'Again' } })).rejects.toThrow();
+
+    // A connector has header credentials or client credentials, never both, and client credentials whole.
+    const clientCredentials = { tokenUrl: 'https://auth.internal/token', tokenClientId: 'g', tokenClientSecretSealed: 's', tokenClientAuth: 'client_secret_basic' };
+    const connector = (slug: string) => ({ slug, name: slug, url: `https://${slug}.internal/mcp` });
+    await expect(prisma.connector.create({ data: { ...connector('both'), ...clientCredentials, credentialSealed: 'sealed' } })).rejects.toThrow();
+    await expect(prisma.connector.create({ data: { ...connector('partial'), tokenUrl: 'https://auth.internal/token' } })).rejects.toThrow();
+    await expect(prisma.connector.create({ data: { ...connector('method'), ...clientCredentials, tokenClientAuth: 'private_key_jwt' } })).rejects.toThrow();
+    await expect(prisma.connector.create({ data: { ...connector('orphan-scope'), tokenScope: 'x' } })).rejects.toThrow();
+    expect(await prisma.connector.create({ data: { ...connector('whole'), ...clientCredentials } })).toMatchObject({ credentialSealed: null, tokenScope: null, tokenResource: null });
 
     await expect(prisma.person.create({ data: { email: 'bob@example.test', name: 'Bob 2' } })).rejects.toThrow();
     await expect(prisma.membership.create({ data: { personId: person.id, orgId: org.id, role: 'member' } })).rejects.toThrow();
