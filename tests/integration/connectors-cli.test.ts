@@ -207,7 +207,7 @@ describe.each(DATABASES)('the connectors command on the %s database', (database)
       expect((await cli('remove', 'paged')).stdout).toBe('Removed connector paged.\n');
       expect((await cli('list')).stdout).not.toContain('paged');
       const events = await rows<{ type: string }>(`SELECT type FROM audit_events WHERE type LIKE 'connector.%' AND data->>'slug' = 'paged' ORDER BY id`);
-      expect(events.map((event) => event.type)).toEqual(['connector.added', 'connector.enabled', 'connector.disabled', 'connector.removed']);
+      expect(events.map((event) => event.type)).toEqual(['connector.added', 'connector.offered', 'connector.enabled', 'connector.disabled', 'connector.removed']);
     },
     COMMANDS_TIMEOUT,
   );
