@@ -9,8 +9,9 @@ const nextConfig = {
   distDir: process.env.GATEHOUSE_DIST_DIR || '.next',
   // Loaded from node_modules at run time, not bundled: oidc-provider relies on its class names, which a
   // production bundle would minify (its token endpoint then fails, in `next start` only); PGlite loads
-  // its WebAssembly and data files from beside its own module.
-  serverExternalPackages: ['oidc-provider', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs', 'rate-limiter-flexible', 'ioredis'],
+  // its WebAssembly and data files from beside its own module; undici (the upstream HTTP client) stays the one
+  // copy Node loads, with its own connection pool.
+  serverExternalPackages: ['oidc-provider', 'undici', '@electric-sql/pglite', 'pglite-prisma-adapter', 'bcryptjs', 'rate-limiter-flexible', 'ioredis'],
   // The build type-checks the app alone; `npm run typecheck` checks the tests too (tsconfig.json).
   typescript: { tsconfigPath: 'tsconfig.app.json' },
   poweredByHeader: false,

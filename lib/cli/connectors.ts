@@ -24,7 +24,7 @@ import { addConnector, approveTools, type NewCredential, refreshConnector, repla
 import type { ClientCredentialsInput } from '@/lib/connectors/client-credentials';
 import { listConnectors, removeConnector } from '@/lib/connectors/connectors';
 import { ConnectorError } from '@/lib/connectors/errors';
-import { UpstreamError } from '@/lib/connectors/upstream';
+import { UpstreamError } from '@/lib/connectors/upstream-errors';
 import { closeDatabase, database } from '@/lib/db/client';
 import { migrate } from '@/lib/db/migrate';
 import { env } from '@/lib/env';

@@ -12,7 +12,8 @@ import { type CredentialInput, resealClientSecret, type SealedCredential, sealCr
 import { connectorSlugProblem, type DefinitionProblem, definitionHash, exposedToolName, readToolDefinition, type ToolDefinition } from './definitions';
 import { ConnectorError, printable } from './errors';
 import { planCatalog, type StoredTool } from './pinning';
-import { CATALOG_PAGE_BYTES, cappedFetch, listUpstreamTools, type UpstreamTarget } from './upstream';
+import { CATALOG_PAGE_BYTES, listUpstreamTools, type UpstreamTarget } from './upstream';
+import { cappedFetch } from './upstream-http';
 import { accessToken, bearerFetch, refusedAccessToken } from './upstream-auth';
 
 type ConnectorRow = Prisma.ConnectorGetPayload<object>;

@@ -24,7 +24,9 @@ import { processSingleton } from '@/lib/server/process-singleton';
 import { pooledClient, retireClient } from './client-pool';
 import { upstreamTarget } from './credentials';
 import type { ConnectorEndpoint } from './served';
-import { cappedFetch, openUpstream, UpstreamError, type UpstreamTarget, upstreamError } from './upstream';
+import { openUpstream, type UpstreamTarget, upstreamError } from './upstream';
+import { UpstreamError } from './upstream-errors';
+import { cappedFetch } from './upstream-http';
 import { bearerFetch, refusedAccessToken } from './upstream-auth';
 
 export { closeConnectorClients } from './client-pool';

@@ -6,8 +6,8 @@
 //
 // Its `typ` is its own (RFC 8725 §3.11, explicit typing): ID tokens are signed with the same keys and also
 // carry `sub`, so an upstream that checks `typ` cannot be handed an ID token, or this for an ID token.
-import { randomUUID, type JsonWebKey } from 'node:crypto';
-import { calculateJwkThumbprint, importJWK, type JWK, SignJWT } from 'jose';
+import { createPrivateKey, type JsonWebKey, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { env } from '@/lib/env';
 import type { Caller } from '@/lib/mcp/caller';
 import { currentSigningKeys } from '@/lib/oauth/provider';
@@ -36,12 +36,11 @@ export type IdentityClaims = {
   scope: string;
 };
 
-type Signer = { kid: string; alg: 'ES256' | 'RS256'; key: CryptoKey | Uint8Array };
-const signers = new Map<string, Promise<Signer>>();
+export type Signer = { kid: string; alg: 'ES256' | 'RS256'; key: KeyObject };
+const signers = new WeakMap<JsonWebKey, Promise<Signer>>();
 
 /** The assertion for one forwarded call of `caller`'s to the connector at `audience`. */
 export async function identityAssertion(caller: Caller, audience: string): Promise<string> {
-  const signer = await currentSigner();
   const claims: IdentityClaims = {
     sub: caller.personId,
     email: caller.personEmail,
@@ -53,14 +52,35 @@ export async function identityAssertion(caller: Caller, audience: string): Promi
     grant_id: caller.grantId,
     scope: caller.scopes.join(' '),
   };
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: IDENTITY_TYP })
-    .setIssuer(env().publicUrl)
-    .setAudience(audience)
-    .setIssuedAt()
-    .setExpirationTime(`${IDENTITY_LIFETIME_SECONDS}s`)
-    .setJti(randomUUID())
-    .sign(signer.key);
+  return signedAssertion(await currentSigner(), env().publicUrl, audience, claims);
+}
+
+/**
+ * The JWT in its compact serialization (RFC 7515 §7.1, RFC 7519 §7.1), signed with node:crypto. jose builds
+ * JWTs through WebCrypto only, whose asynchronous sign costs several times the synchronous one on every
+ * forwarded call (docs/performance.md); jose still verifies them in the tests, as an upstream would.
+ */
+export function signedAssertion(signer: Signer, issuer: string, audience: string, claims: IdentityClaims, now = Date.now()): string {
+  const iat = Math.floor(now / 1000);
+  const header = { alg: signer.alg, kid: signer.kid, typ: IDENTITY_TYP };
+  const payload = { ...claims, iss: issuer, aud: audience, iat, exp: iat + IDENTITY_LIFETIME_SECONDS, jti: randomUUID() };
+  const input = `${base64url(header)}.${base64url(payload)}`;
+  // ES256 signatures are the raw r ‖ s pair (RFC 7518 §3.4), not DER; RS256 is PKCS #1 v1.5 with SHA-256 (§3.3).
+  const signature = sign('sha256', Buffer.from(input), signer.alg === 'ES256' ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key);
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** The signer of a private JWK (ES256 or RS256), with the kid the JWKS publishes for it. */
+export async function signerOf(jwk: JsonWebKey): Promise<Signer> {
+  const alg = algorithmOf(jwk);
+  if (!alg) throw new Error('Only ES256 and RS256 keys sign identity assertions.');
+  // The kid the JWKS publishes: the key's own, or (as the provider does) its RFC 7638 thumbprint.
+  const kid = typeof jwk.kid === 'string' ? jwk.kid : await calculateJwkThumbprint(jwk as JWK);
+  return { kid, alg, key: createPrivateKey({ key: jwk, format: 'jwk' }) };
 }
 
 /**
@@ -71,14 +91,12 @@ async function currentSigner(): Promise<Signer> {
   const keys = await currentSigningKeys();
   const jwk = keys.find((key) => algorithmOf(key) === 'ES256') ?? keys.find((key) => algorithmOf(key) === 'RS256');
   if (!jwk) throw new Error('No ES256 or RS256 signing key is loaded.');
-  // The kid the JWKS publishes: the key's own, or (as the provider does) its RFC 7638 thumbprint.
-  const kid = typeof jwk.kid === 'string' ? jwk.kid : await calculateJwkThumbprint(jwk as JWK);
-  let signer = signers.get(kid);
+  // Keyed by the JWK object: a rotation loads new key objects, and with them a new signer.
+  let signer = signers.get(jwk);
   if (!signer) {
-    const alg = algorithmOf(jwk)!;
-    signer = importJWK(jwk as JWK, alg).then((key) => ({ kid, alg, key }));
-    signers.set(kid, signer);
-    signer.catch(() => signers.delete(kid));
+    signer = signerOf(jwk);
+    signers.set(jwk, signer);
+    signer.catch(() => signers.delete(jwk));
   }
   return signer;
 }

@@ -30,7 +30,8 @@ import { assertNoTransaction } from '@/lib/db/open-transaction';
 import { processSingleton } from '@/lib/server/process-singleton';
 import type { SealedClientCredentials } from './client-credentials';
 import { openSealedClientSecret } from './credentials';
-import { UpstreamError, type UpstreamTarget } from './upstream';
+import type { UpstreamTarget } from './upstream';
+import { UpstreamError } from './upstream-errors';
 
 /** Which connector's token, from what configuration; `timeoutMs` is the connector's. */
 export type TokenSource = { slug: string; credentials: SealedClientCredentials; timeoutMs: number };

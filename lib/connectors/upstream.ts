@@ -11,35 +11,14 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { assertNoTransaction } from '@/lib/db/open-transaction';
 import type { TokenSource } from './upstream-auth';
+import { UpstreamError } from './upstream-errors';
+import { cappedFetch } from './upstream-http';
 
 /**
  * Where and how to reach an upstream: its header credential, or (client credentials) where its access token
  * comes from (upstream-auth.ts bearerFetch adds it to every request).
  */
 export type UpstreamTarget = { url: string; headers: Record<string, string>; timeoutMs: number; token?: TokenSource };
-
-/**
- * Why an upstream could not be read, in words for the admin or the caller (never its credential):
- * - unreachable: no connection, a refused or reset one, a TLS error, an HTTP error status;
- * - timeout: no answer within the connector's timeout;
- * - too_large: an answer past the byte limit, counted while it streamed in;
- * - malformed: an answer that is not MCP (not JSON-RPC, a result of the wrong shape, nested too deep);
- * - refused: the upstream turned Gatehouse's credential down (HTTP 401 or 403);
- * - jsonrpc: the upstream answered the request with a JSON-RPC error;
- * - session_gone: HTTP 404 for the session (the upstream restarted); the request was not taken.
- */
-export type UpstreamErrorKind = 'unreachable' | 'timeout' | 'too_large' | 'malformed' | 'refused' | 'jsonrpc' | 'session_gone';
-
-export class UpstreamError extends Error {
-  constructor(
-    message: string,
-    readonly kind: UpstreamErrorKind,
-    /** The upstream's HTTP status, when it answered one (a 401 tells a refused access token: upstream-auth.ts). */
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
 
 /** The most bytes of one upstream answer Gatehouse reads for a catalog (a tools/list page). */
 export const CATALOG_PAGE_BYTES = 4 * 1024 * 1024;
@@ -51,45 +30,6 @@ const MAX_PAGES = 50;
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().max(1024).optional() });
 
 /**
- * A fetch that refuses an answer past `limit` bytes while it streams in (declared or not), so that an
- * upstream cannot make Gatehouse buffer more than that.
- */
-export function cappedFetch(limit: number): typeof fetch {
-  return async (input, init) => {
-    const response = await platformFetch()(input, { ...init, redirect: 'error' });
-    const length = response.headers.get('content-length');
-    const declared = length !== null && /^\d{1,16}$/.test(length) ? Number(length) : null;
-    if (declared !== null && declared > limit) {
-      await response.body?.cancel();
-      throw new UpstreamError(`the upstream's answer is larger than ${limit} bytes`, 'too_large');
-    }
-    // A declared length within the limit bounds the body already (HTTP/1.1 framing, RFC 9112 §6.3): only
-    // an answer without one (chunked, a stream of events) is counted as it arrives.
-    if (!response.body || declared !== null) return response;
-    let seen = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen > limit) controller.error(new UpstreamError(`the upstream's answer is larger than ${limit} bytes`, 'too_large'));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}
-
-/**
- * The runtime's own fetch. Inside a route handler the global one is Next.js's wrapper for its data cache
- * and request tracing, which an upstream MCP call (a POST, never cached) only pays for; the wrapper keeps
- * the original for callers that want it.
- */
-function platformFetch(): typeof fetch {
-  return (globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch })._nextOriginalFetch ?? globalThis.fetch;
-}
-
-/**
  * Opens an SDK client to the upstream; the caller closes it. No client capabilities are declared: a request
  * the upstream sends back (sampling, elicitation, roots) finds no handler and is answered -32601.
  */
@@ -98,7 +38,7 @@ export async function openUpstream(target: UpstreamTarget, options: { fetch?: ty
   const client = new Client({ name: 'gatehouse', version: '1' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     requestInit: { headers: target.headers },
-    fetch: options.fetch ?? cappedFetch(CATALOG_PAGE_BYTES),
+    fetch: withoutListeningStream(options.fetch ?? cappedFetch(CATALOG_PAGE_BYTES)),
   });
   try {
     await client.connect(transport, { timeout: target.timeoutMs });
@@ -107,6 +47,21 @@ export async function openUpstream(target: UpstreamTarget, options: { fetch?: ty
     throw upstreamError(error, target);
   }
   return client;
+}
+
+/**
+ * The SDK opens a GET stream after initializing, for messages the server sends on its own (MCP 2025-06-18,
+ * Transports › Listening for Messages from the Server, which a client MAY do). Gatehouse has no use for
+ * them: it declares no capabilities and passes no server notification on, and the stream would be one
+ * more connection per connector per process, reopened by the SDK each time the upstream drops it, even
+ * while its circuit is open. It is answered as an upstream without one answers (405), without sending
+ * anything; a GET resuming a call's interrupted stream (with Last-Event-ID) goes through.
+ */
+function withoutListeningStream(base: typeof fetch): typeof fetch {
+  return (input, init) => {
+    if (init?.method === 'GET' && !new Headers(init.headers).has('last-event-id')) return Promise.resolve(new Response(null, { status: 405 }));
+    return base(input, init);
+  };
 }
 
 /** Every page of the upstream's tools/list, as sent (each entry unchecked). */

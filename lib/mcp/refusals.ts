@@ -2,7 +2,7 @@
 // to the person. A 403 would be swallowed by the client's HTTP layer; this reaches the conversation.
 import { MCP_SCOPES, type McpScope } from '@/lib/oauth/scopes';
 import type { CallOutcome } from './call-outcome';
-import type { UpstreamErrorKind } from '@/lib/connectors/upstream';
+import type { UpstreamErrorKind } from '@/lib/connectors/upstream-errors';
 import type { Caller } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 
