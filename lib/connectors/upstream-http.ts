@@ -28,12 +28,13 @@ export function cappedFetch(limit: number): typeof fetch {
   return async (input, init = {}) => {
     const url = input instanceof Request ? input.url : String(input);
     const signal = init.signal ?? undefined;
+    const body = requestBody(init.body);
     let answer: Awaited<ReturnType<typeof request>>;
     try {
       answer = await request(url, {
         method: (init.method ?? 'GET') as 'GET',
         headers: Object.fromEntries(new Headers(init.headers)),
-        body: requestBody(init.body),
+        body,
         signal,
         dispatcher: agent(),
       });
@@ -46,17 +47,17 @@ export function cappedFetch(limit: number): typeof fetch {
     }
     const status = answer.statusCode;
     if (REDIRECTS.has(status)) {
-      answer.body.destroy();
+      discard(answer.body);
       throw new TypeError('fetch failed', { cause: new Error(`the upstream answered with a redirect (HTTP ${status}), which Gatehouse does not follow`) });
     }
     if (NO_BODY.has(status) || init.method === 'HEAD') {
-      answer.body.destroy();
+      discard(answer.body);
       return new Response(null, { status, headers });
     }
     const length = headers.get('content-length');
     const declared = length !== null && /^\d{1,16}$/.test(length) ? Number(length) : null;
     if (declared !== null && declared > limit) {
-      answer.body.destroy();
+      discard(answer.body);
       throw new UpstreamError(`the upstream's answer is larger than ${limit} bytes`, 'too_large');
     }
     if (declared !== null) {
@@ -80,6 +81,12 @@ export function cappedFetch(limit: number): typeof fetch {
     );
     return new Response(counted, { status, headers });
   };
+}
+
+/** Drops an answer's body unread; the stream's error on being destroyed unread is expected, not a failure. */
+function discard(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** The SDK sends JSON-RPC messages as strings; nothing else is ever sent upstream. */
