@@ -1,6 +1,7 @@
 // One scenario, measured twice: its maximum throughput at 32 connections (autocannon, closed loop),
 // then its latency at a fixed offered rate (an open-loop pacer: one request every 1/rate s, evenly).
-// Answers other than the scenario's intended status count as errors.
+// Answers other than the scenario's intended status count as errors, and so do answers with that status
+// that fail the scenario's check of the body (a connector tool's failure in band is a 200 too).
 //
 // Why not autocannon's own rate option for the second: it lets each connection send its share of a
 // second at the start of that second, so a "fixed rate" arrives as one burst per second and measures
@@ -25,9 +26,17 @@ export type Latency = {
 /** One scenario's row: its maximum, then its fixed-rate run; errors, requests and statuses over both runs. */
 export type Measurement = Latency & { key: string; label: string; maxRps: number; fixedRate: number };
 
-function autocannonRequest(scenario: Scenario): Request {
+/** The status an answer is counted under: its own, or "<status> wrong answer" when its body fails the check. */
+function countedStatus(scenario: Scenario, status: number, body: string): string {
+  return status === scenario.expectedStatus && scenario.answers && !scenario.answers(body) ? `${status} wrong answer` : String(status);
+}
+
+function autocannonRequest(scenario: Scenario, wrong: { count: number }): Request {
   const { request } = scenario;
-  if (typeof request !== 'function') return request;
+  const check = (status: number, body: string) => {
+    if (countedStatus(scenario, status, body) !== String(status)) wrong.count++;
+  };
+  if (typeof request !== 'function') return scenario.answers ? { ...request, onResponse: (status, body) => check(status, body) } : request;
   return {
     setupRequest: (base, context) => {
       // Closed loop: at most 32 in flight, and every scenario has more chains than that.
@@ -36,13 +45,21 @@ function autocannonRequest(scenario: Scenario): Request {
       context.answered = next.answered;
       return { ...base, method: next.method, path: next.path, headers: next.headers, body: next.body };
     },
-    onResponse: (status, body, context) => (context.answered as BenchRequest['answered'])?.(status, body),
+    onResponse: (status, body, context) => {
+      check(status, body);
+      (context.answered as BenchRequest['answered'])?.(status, body);
+    },
   };
 }
 
 export async function maxThroughput(url: string, scenario: Scenario, seconds: number): Promise<Throughput> {
-  const result: Result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10, requests: [autocannonRequest(scenario)] });
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
+  const wrong = { count: 0 };
+  const result: Result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10, requests: [autocannonRequest(scenario, wrong)] });
+  const statuses: Record<string, number> = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count]));
+  if (wrong.count) {
+    statuses[scenario.expectedStatus] = (statuses[scenario.expectedStatus] ?? 0) - wrong.count;
+    statuses[`${scenario.expectedStatus} wrong answer`] = wrong.count;
+  }
   if (result.errors) statuses.error = result.errors;
   if (result.timeouts) statuses.timeout = result.timeouts;
   return { rps: result.requests.average, errors: unintended(statuses, scenario.expectedStatus), requests: result.requests.total, statuses };
@@ -74,7 +91,8 @@ export async function latencyAt(url: string, scenario: Scenario, seconds: number
     inFlight.push(
       send(agent, target, next).then(({ status, body }) => {
         latencies.push(performance.now() - dueAt);
-        statuses[status] = (statuses[status] ?? 0) + 1;
+        const counted = typeof status === 'number' ? countedStatus(scenario, status, body) : status;
+        statuses[counted] = (statuses[counted] ?? 0) + 1;
         if (typeof status === 'number') next.answered?.(status, body);
       }),
     );

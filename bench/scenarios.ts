@@ -16,6 +16,11 @@ export type Scenario = {
   label: string;
   expectedStatus: number;
   /**
+   * Whether an answer with that status is the intended one, where the status alone does not say (a tool's
+   * failure is a 200 with isError): an answer that fails the check counts as an error.
+   */
+  answers?: (body: string) => boolean;
+  /**
    * The same request every time (no per-request work in the load generator), or the next one to send;
    * null when none can be sent now (every refresh chain in flight: the offered rate exceeds what E serves).
    */
@@ -42,12 +47,33 @@ function withRotatingTokens(connections: Connection[], body: string): () => Benc
 }
 
 export function whoamiScenario(connections: Connection[]): Scenario {
-  return { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, request: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) };
+  return { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, answers: isToolAnswer, request: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) };
 }
 
 /** The connector of G and H (bench/upstream.ts), as Gatehouse exposes it and as the upstream names it. */
 export const BENCH_CONNECTOR = 'bench';
 const ECHO_ARGUMENTS = { text: 'bench' };
+
+/** A tool's result, not its failure in band. */
+export function isToolAnswer(body: string): boolean {
+  try {
+    const { result } = JSON.parse(body) as { result?: { isError?: boolean } };
+    return result !== undefined && result.isError !== true;
+  } catch {
+    return false;
+  }
+}
+
+/** The echo tool's own answer: its text back, not an error in band (a circuit open, an upstream failure). */
+export function isEchoAnswer(body: string): boolean {
+  try {
+    const { result } = JSON.parse(body) as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } };
+    const first = result?.content?.[0];
+    return result?.isError !== true && first?.type === 'text' && first.text === ECHO_ARGUMENTS.text;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * G: a connector tool through Gatehouse — the same authorization as B, then the call forwarded upstream.
@@ -60,12 +86,14 @@ export function connectorScenarios(connections: Connection[], upstreamUrl: strin
       key: 'G',
       label: `POST /mcp tools/call ${BENCH_CONNECTOR}__echo (a connector tool)`,
       expectedStatus: 200,
+      answers: isEchoAnswer,
       request: withRotatingTokens(connections, rpc('tools/call', { name: `${BENCH_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS })),
     },
     {
       key: 'H',
       label: 'The same tools/call straight to the upstream',
       expectedStatus: 200,
+      answers: isEchoAnswer,
       baseUrl: upstream.origin,
       request: { method: 'POST', path: upstream.pathname, headers: MCP_HEADERS, body: rpc('tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS }) },
     },

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../bench/measure';
 import { connectorLine } from '../../bench/report';
+import { isEchoAnswer, isToolAnswer } from '../../bench/scenarios';
 
 function measured(key: string, maxRps: number, p50: number): Measurement {
   return { key, label: key, maxRps, fixedRate: 200, achievedRps: 200, latencyMs: { p50, p90: p50 * 2, p99: p50 * 4 }, errors: 0, requests: 1000, statuses: {}, notSent: 0 };
@@ -21,5 +22,27 @@ describe('the connector line of the benchmark report', () => {
 
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
+  });
+});
+
+describe('what G and H count as answered', () => {
+  const answer = (result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, result });
+  it('the echo of the text only: an error in band, another text or no JSON-RPC result is an error', () => {
+    expect(isEchoAnswer(answer({ content: [{ type: 'text', text: 'bench' }], isError: false }))).toBe(true);
+    expect(isEchoAnswer(answer({ content: [{ type: 'text', text: 'bench' }] }))).toBe(true);
+    expect(isEchoAnswer(answer({ content: [{ type: 'text', text: 'bench' }], isError: true }))).toBe(false);
+    expect(isEchoAnswer(answer({ content: [{ type: 'text', text: 'The connector is failing: retry in 30 s.' }], isError: true }))).toBe(false);
+    expect(isEchoAnswer(answer({ content: [] }))).toBe(false);
+    expect(isEchoAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown tool' } }))).toBe(false);
+    expect(isEchoAnswer('event: message\ndata: {}')).toBe(false);
+  });
+});
+
+describe('what B counts as answered', () => {
+  it("a tool's result, not its refusal in band or a JSON-RPC error", () => {
+    expect(isToolAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: false } }))).toBe(true);
+    expect(isToolAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: true } }))).toBe(false);
+    expect(isToolAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Unauthorized' } }))).toBe(false);
+    expect(isToolAnswer('not json')).toBe(false);
   });
 });
