@@ -144,10 +144,11 @@ export async function approveHeldTools(slug: string, decisions: HeldDecision[], 
 }
 
 /** Records that the admin looked at the held definition and keeps it held: nothing else changes. */
-export async function keepHolding(slug: string, decision: HeldDecision, by: ChangedBy): Promise<void> {
-  await inTransaction(async (tx) => {
+export async function keepHolding(slug: string, decision: HeldDecision, by: ChangedBy): Promise<string> {
+  return inTransaction(async (tx) => {
     const [tool] = await heldAsShown(tx, slug, [decision]);
     await audit(tx, by, 'connector.tool_kept_held', { slug, tool: tool!.upstreamName, reason: tool!.holdReason, heldHash: tool!.heldHash, held: tool!.held as Prisma.InputJsonValue });
+    return tool!.upstreamName;
   });
 }
 
