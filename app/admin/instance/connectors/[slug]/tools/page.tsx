@@ -53,7 +53,10 @@ export default async function ConnectorToolsReviewPage({ params }: { params: Pro
           Offered tools and the scope they need
         </h2>
         {others.length ? (
-          <ToolsTable slug={connector.slug} tools={others} />
+          <ToolsTable
+            slug={connector.slug}
+            tools={others.map(({ upstreamName, exposedName, scope, scopeOverride, definitionScope }) => ({ upstreamName, exposedName, scope, scopeOverride, definitionScope }))}
+          />
         ) : (
           <EmptyState>{connector.name} offers no tool at the moment: approve a held one, or refresh the connector once its upstream lists some.</EmptyState>
         )}

@@ -14,7 +14,10 @@ import { VisibleText } from './visible';
 
 type Choice = 'definition' | ToolScope;
 
-export function ToolsTable({ slug, tools }: { slug: string; tools: ReviewedTool[] }) {
+/** What the control needs of a tool: its definitions stay on the server (a client component's props are sent to the browser). */
+export type ScopedTool = Pick<ReviewedTool, 'upstreamName' | 'exposedName' | 'scope' | 'scopeOverride' | 'definitionScope'>;
+
+export function ToolsTable({ slug, tools }: { slug: string; tools: ScopedTool[] }) {
   return (
     <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm" aria-label="Offered tools">
       {tools.map((tool) => (
@@ -36,7 +39,7 @@ export function ToolsTable({ slug, tools }: { slug: string; tools: ReviewedTool[
   );
 }
 
-function ScopeControl({ slug, tool }: { slug: string; tool: ReviewedTool }) {
+function ScopeControl({ slug, tool }: { slug: string; tool: ScopedTool }) {
   const router = useRouter();
   const notify = useToast();
   const id = useId();

@@ -25,7 +25,7 @@ export function VisibleText({ text }: { text: string }) {
 export function DiffLines({ lines, side }: { lines: DiffLine[]; side: 'before' | 'after' }) {
   const tone = side === 'before' ? 'bg-red-50 border-red-400' : 'bg-green-50 border-green-500';
   return (
-    <pre className="max-h-96 overflow-y-auto rounded border border-slate-200 bg-slate-50 p-2 font-mono text-xs break-words whitespace-pre-wrap [overflow-wrap:anywhere]">
+    <pre className="rounded border border-slate-200 bg-slate-50 p-2 font-mono text-xs break-words whitespace-pre-wrap [overflow-wrap:anywhere]">
       {lines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one fixed text, in order
         <span key={index} data-changed={line.changed || undefined} className={`block border-l-4 pl-1 ${line.changed ? tone : 'border-transparent'}`}>
