@@ -11,9 +11,6 @@ import { audit, connectorBySlug } from './connectors';
 import { type DefinitionProblem, requiredScope, type ToolDefinition, type ToolScope } from './definitions';
 import { ConnectorError, printable } from './errors';
 
-/** Why a tool is held: new, changed, its definition now fails a check, or (catalog moves) moved. */
-export type HoldReason = 'new' | 'changed' | 'invalid' | 'moved';
-
 export type ReviewedTool = {
   upstreamName: string;
   exposedName: string;

@@ -30,9 +30,3 @@ export function visibleParts(text: string): TextPart[] {
   if (last < text.length) parts.push({ text: text.slice(last), hidden: false });
   return parts;
 }
-
-/** Whether the text has any character `visibleParts` writes out. */
-export function hasHidden(text: string): boolean {
-  HIDDEN.lastIndex = 0;
-  return HIDDEN.test(text);
-}

@@ -1,7 +1,7 @@
 // Hidden characters in upstream text are written out for the review page (lib/connectors/visible-text.ts).
 import { describe, expect, it } from 'vitest';
 import { compareDefinitions, lineDiff } from '@/lib/connectors/definition-diff';
-import { codePointLabel, hasHidden, visibleParts } from '@/lib/connectors/visible-text';
+import { codePointLabel, visibleParts } from '@/lib/connectors/visible-text';
 
 const shown = (text: string) =>
   visibleParts(text)
@@ -20,11 +20,10 @@ describe('visible text', () => {
     expect(visibleParts('x\u202Ey').map((part) => part.hidden)).toEqual([false, true, false]);
   });
 
-  it('says whether there is anything hidden, every time it is asked', () => {
-    expect(hasHidden('plain')).toBe(false);
-    expect(hasHidden('a\u200Bb')).toBe(true);
-    expect(hasHidden('a\u200Bb')).toBe(true);
+  it('labels a code point beyond the Basic Multilingual Plane in full, and leaves text with nothing hidden in one part', () => {
     expect(codePointLabel('\u{E0041}')).toBe('⟨U+E0041⟩');
+    expect(visibleParts('plain text')).toEqual([{ text: 'plain text', hidden: false }]);
+    expect(visibleParts('')).toEqual([]);
   });
 });
 
