@@ -25,6 +25,8 @@ export type AuditEventType =
   | 'connector.tool_released'
   | 'connector.tool_removed'
   | 'connector.tool_approved'
+  | 'connector.tool_kept_held'
+  | 'connector.tool_scope_changed'
   | 'connector.offered'
   | 'connector.credential_replaced'
   | 'access_request.created'

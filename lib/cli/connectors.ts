@@ -20,10 +20,11 @@
 import { parseArgs } from 'node:util';
 import { FROM_CLI } from '@/lib/audit/events';
 import { offerConnector, offerToOrg, setEnabled } from '@/lib/connectors/availability';
-import { addConnector, approveTools, type NewCredential, refreshConnector, replaceCredential } from '@/lib/connectors/catalog';
+import { addConnector, type NewCredential, refreshConnector, replaceCredential } from '@/lib/connectors/catalog';
 import type { ClientCredentialsInput } from '@/lib/connectors/client-credentials';
 import { listConnectors, removeConnector } from '@/lib/connectors/connectors';
 import { ConnectorError } from '@/lib/connectors/errors';
+import { approveTools } from '@/lib/connectors/review';
 import { UpstreamError } from '@/lib/connectors/upstream-errors';
 import { closeDatabase, database } from '@/lib/db/client';
 import { migrate } from '@/lib/db/migrate';

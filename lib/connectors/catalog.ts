@@ -1,11 +1,11 @@
-// A connector's catalog: adding a connector (its tools read and pinned), refreshing it (what pinning allows
-// applied, the rest held) and approving held tools (docs/connectors.md, Pinned tools); and replacing its
+// A connector's catalog: adding a connector (its tools read and pinned) and refreshing it (what pinning
+// allows applied, the rest held; approving them is review.ts) (docs/connectors.md, Pinning); and replacing its
 // credential, which is stored only once the upstream's catalog could be read with it, as on adding. Upstream
 // catalogs are read before any transaction opens (upstream.ts), so no database connection waits on an upstream.
 import type { ChangedBy } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
 import { inTransaction } from '@/lib/db/transaction';
-import type { Prisma } from '@/lib/generated/prisma/client';
+import { Prisma } from '@/lib/generated/prisma/client';
 import { audit, checkConnectorFields, connectorBySlug, orgsBySlug } from './connectors';
 import { type ClientCredentialsInput, clientCredentialsColumns, clientCredentialsOf, clientCredentialsSummary } from './client-credentials';
 import { type CredentialInput, resealClientSecret, type SealedCredential, sealCredential, upstreamTarget } from './credentials';
@@ -140,7 +140,7 @@ export async function refreshConnector(slug: string, by: ChangedBy): Promise<Ref
     const stored = await tx.connectorTool.findMany({ where: { connectorId: connector.id } });
     const change = planCatalog(
       slug,
-      stored.map((tool): StoredTool => ({ name: tool.upstreamName, pinnedHash: tool.pinnedHash, heldHash: tool.heldHash })),
+      stored.map((tool): StoredTool => ({ name: tool.upstreamName, pinnedHash: tool.pinnedHash, heldHash: tool.heldHash, held: tool.status === 'held' })),
       catalog,
       false,
     );
@@ -157,12 +157,15 @@ export async function refreshConnector(slug: string, by: ChangedBy): Promise<Ref
     for (const name of change.release) {
       await tx.connectorTool.update({
         where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } },
-        data: { status: 'active', holdReason: null, held: undefined, heldHash: null },
+        data: { status: 'active', holdReason: null, held: Prisma.DbNull, heldHash: null },
       });
       await audit(tx, by, 'connector.tool_released', { slug, tool: name });
     }
     for (const name of change.withdraw) {
-      await tx.connectorTool.update({ where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } }, data: { status: 'held', holdReason: 'invalid', heldHash: null } });
+      await tx.connectorTool.update({
+        where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } },
+        data: { status: 'held', holdReason: 'invalid', held: Prisma.DbNull, heldHash: null },
+      });
       await audit(tx, by, 'connector.tool_held', { slug, tool: name, reason: 'invalid', problem: change.problems.find((problem) => problem.name === name)?.problem ?? '' });
     }
     for (const name of change.remove) {
@@ -172,27 +175,6 @@ export async function refreshConnector(slug: string, by: ChangedBy): Promise<Ref
     }
     await tx.connector.update({ where: { id: connector.id }, data: { problems: change.problems, lastRefreshedAt: new Date(), lastRefreshError: null } });
     return { slug, ok: true, held: change.hold.map((hold) => hold.definition.name), released: change.release, removed: change.remove, problems: change.problems };
-  });
-}
-
-/** Approves held tools (all of the connector's when `tools` is empty): their held definition becomes the pinned one. */
-export async function approveTools(slug: string, tools: string[], by: ChangedBy): Promise<string[]> {
-  return inTransaction(async (tx) => {
-    const connector = await connectorBySlug(tx, slug);
-    const held = await tx.connectorTool.findMany({ where: { connectorId: connector.id, status: 'held', ...(tools.length ? { upstreamName: { in: tools } } : {}) } });
-    const unknown = tools.filter((name) => !held.some((tool) => tool.upstreamName === name));
-    if (unknown.length) throw new ConnectorError(`Not held for approval in "${slug}": ${unknown.join(', ')}.`);
-    const approved: string[] = [];
-    for (const tool of held) {
-      if (!tool.held || !tool.heldHash) continue; // held as invalid: the upstream must fix it first
-      await tx.connectorTool.update({
-        where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: tool.upstreamName } },
-        data: { status: 'active', holdReason: null, pinned: tool.held as Prisma.InputJsonValue, pinnedHash: tool.heldHash, held: undefined, heldHash: null },
-      });
-      await audit(tx, by, 'connector.tool_approved', { slug, tool: tool.upstreamName, before: (tool.pinned ?? null) as Prisma.InputJsonValue, after: tool.held as Prisma.InputJsonValue });
-      approved.push(tool.upstreamName);
-    }
-    return approved;
   });
 }
 

@@ -5,8 +5,11 @@
 // tool's description after people approved it ("rug pull" tool poisoning). A removed tool goes. Pure.
 import { type DefinitionProblem, definitionHash, exposedToolName, isProblem, LIMITS, type ToolDefinition } from './definitions';
 
-/** A tool as stored: the pinned definition's hash, and the definition waiting for approval, if any. */
-export type StoredTool = { name: string; pinnedHash: string | null; heldHash: string | null };
+/**
+ * A tool as stored: the pinned definition's hash, the definition waiting for approval, if any, and whether
+ * it is held (a tool held as invalid is held with no definition waiting).
+ */
+export type StoredTool = { name: string; pinnedHash: string | null; heldHash: string | null; held: boolean };
 
 export type CatalogChange = {
   /** Tools pinned and offered as they are (only when the connector is added). */
@@ -58,7 +61,9 @@ export function planCatalog(slug: string, stored: StoredTool[], fetched: (ToolDe
       // Held since it first appeared and never approved: still new, perhaps with another definition now.
       if (before.heldHash !== hash) change.hold.push({ definition: entry, reason: 'new' });
     } else if (before.pinnedHash === hash) {
-      if (before.heldHash !== null) change.release.push(entry.name);
+      // Back to what is pinned: a held change taken back, or a tool withdrawn as invalid (no held
+      // definition, still held) whose upstream fixed it. Either way the pinned definition is offered again.
+      if (before.held || before.heldHash !== null) change.release.push(entry.name);
     } else if (before.heldHash !== hash) {
       change.hold.push({ definition: entry, reason: 'changed' });
     }

@@ -31,6 +31,17 @@ const ACCOUNT = {
   revokeConnectedApp: { file: 'app/settings/connected-apps/actions.ts', name: 'revokeConnectedApp' },
 } as const;
 
+/** The instance console's review of a connector's held tools: instance admins only, whatever org someone runs. */
+const REVIEW_FILE = 'app/admin/instance/connectors/[slug]/tools/actions.ts';
+const INSTANCE_ACTIONS = {
+  approveHeldTools: { file: REVIEW_FILE, name: 'approveHeldToolsAction' },
+  keepHolding: { file: REVIEW_FILE, name: 'keepHoldingAction' },
+  setToolScope: { file: REVIEW_FILE, name: 'setToolScopeAction' },
+} as const;
+const REVIEW_PAGE = '/admin/instance/connectors/review/tools';
+/** The hash of the held definition the review connector's held tool was stored with. */
+const HELD_HASH = 'd'.repeat(64);
+
 const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/clients/requests', '/members', '/connectors', '/tools', '/plan', '/audit', '/calls'];
 
 describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (database) => {
@@ -87,6 +98,17 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       acmeRequest = await ask('acme', 'member@acme.test');
       globexRequest = await ask('globex', 'rival@globex.test');
     }));
+    // A connector with a held tool and an offered one, stored as a refresh leaves them (no upstream is reached here).
+    ({ server } = await inspectDatabase(server, async (query) => {
+      const definition = (description: string) => JSON.stringify({ name: 'x', title: null, description, inputSchema: { type: 'object' }, outputSchema: null, annotations: null });
+      await query(`INSERT INTO connectors (id, slug, name, url, updated_at) VALUES ('review-connector', 'review', 'Review', 'http://127.0.0.1:9/mcp', now())`);
+      await query(
+        `INSERT INTO connector_tools (connector_id, upstream_name, exposed_name, status, hold_reason, pinned, pinned_hash, held, held_hash, updated_at) VALUES
+           ('review-connector', 'held_tool', 'review__held_tool', 'held', 'changed', $1::jsonb, $2, $3::jsonb, $4, now()),
+           ('review-connector', 'plain', 'review__plain', 'active', NULL, $1::jsonb, $2, NULL, NULL, now())`,
+        [definition('Before.'), 'e'.repeat(64), definition('After.'), HELD_HASH],
+      );
+    }));
     for (const [name, email] of [
       ['member', 'member@acme.test'],
       ['viewer', 'viewer@acme.test'],
@@ -113,6 +135,7 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       decisions: await query(`SELECT org_id, app_id, decision::text FROM org_app_decisions ORDER BY org_id, app_id`),
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
       connectorsOn: await query(`SELECT org_id, connector_id FROM org_connectors ORDER BY org_id, connector_id`),
+      connectorTools: await query(`SELECT upstream_name, status, pinned_hash, held_hash, scope_override FROM connector_tools ORDER BY upstream_name`),
       orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
       requests: await query(`SELECT id, status::text, note, decided_by_id FROM access_requests ORDER BY id`),
@@ -293,5 +316,42 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect(malformed.result).toEqual({ ok: false, error: 'Unknown session.' });
     expect(await liveSessions()).toEqual(before);
     expect((await jars.owner.fetch(`${server.url}/settings/account`)).status).toBe(200);
+  });
+
+  const reviewInput = {
+    approveHeldTools: { slug: 'review', decisions: [{ tool: 'held_tool', heldHash: HELD_HASH }] },
+    keepHolding: { slug: 'review', tool: 'held_tool', heldHash: HELD_HASH },
+    setToolScope: { slug: 'review', tool: 'plain', scope: 'mcp:read', confirmLowering: true },
+  } as const;
+
+  it('refuses the held-tools review page and its actions to everyone but instance admins (an org owner or admin is not one), from this site only, and changes nothing', async () => {
+    const before = await state();
+    const anonymous = await fetch(`${server.url}${REVIEW_PAGE}`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(307);
+    expect(anonymous.headers.get('location')).toContain(`/login?callbackUrl=${encodeURIComponent(REVIEW_PAGE)}`);
+    for (const who of [jars.member, jars.viewer, jars.acmeAdmin, jars.rival]) {
+      const html = await (await who.fetch(`${server.url}${REVIEW_PAGE}`)).text();
+      expect(html).not.toContain('review__held_tool');
+      expect((await who.fetch(`${server.url}${REVIEW_PAGE}`)).status).toBe(404);
+    }
+    for (const [key, action] of Object.entries(INSTANCE_ACTIONS)) {
+      const input = reviewInput[key as keyof typeof INSTANCE_ACTIONS];
+      expect((await callServerAction(server.url, null, action, [input], REVIEW_PAGE)).result, key).toEqual({ ok: false, error: 'Your session has ended: sign in again.' });
+      for (const who of [jars.member, jars.viewer, jars.acmeAdmin, jars.rival]) {
+        expect((await callServerAction(server.url, who, action, [input], REVIEW_PAGE)).result, key).toEqual({ ok: false, error: 'Only instance admins can do this.' });
+      }
+      // The instance admin's own cookies, posted from another site (CSRF).
+      expectCrossSiteRefused(await callServerAction(server.url, jars.owner, action, [input], REVIEW_PAGE, 'https://evil.example'), key);
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('lets the instance admin review: the page opens, an unknown connector is a 404, the same forged decision succeeds', async () => {
+    expect((await jars.owner.fetch(`${server.url}${REVIEW_PAGE}`)).status).toBe(200);
+    expect((await jars.owner.fetch(`${server.url}/admin/instance/connectors/no-such-connector/tools`)).status).toBe(404);
+    const kept = await callServerAction(server.url, jars.owner, INSTANCE_ACTIONS.keepHolding, [reviewInput.keepHolding], REVIEW_PAGE);
+    expect(kept.result).toEqual({ ok: true, value: 'held_tool' });
+    const audit = await inspect((query) => query<{ actor: string }>(`SELECT p.email AS actor FROM audit_events a JOIN people p ON p.id = a.actor_person_id WHERE a.type = 'connector.tool_kept_held'`));
+    expect(audit).toEqual([{ actor: 'owner@acme.test' }]);
   });
 });

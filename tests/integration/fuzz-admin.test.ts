@@ -46,6 +46,10 @@ const INSTANCE_ACTIONS: { file: string; name: string; valid: Record<string, unkn
   { file: 'app/admin/instance/people/actions.ts', name: 'disablePersonAction', valid: { personId: 'no-such-person' } },
   { file: 'app/admin/instance/people/actions.ts', name: 'enablePersonAction', valid: { personId: 'no-such-person' } },
   { file: 'app/admin/instance/organizations/actions.ts', name: 'createOrganizationAction', valid: { name: 'Fuzz Org', slug: 'fuzz-org', ownerEmail: 'fuzz-owner@example.test' } },
+  // The held-tools review: a connector that exists nowhere, so that whatever passes parsing reaches the lookup and is refused there.
+  { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'approveHeldToolsAction', valid: { slug: 'no-such-connector', decisions: [{ tool: 'search', heldHash: 'a'.repeat(64) }] } },
+  { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'keepHoldingAction', valid: { slug: 'no-such-connector', tool: 'search', heldHash: 'a'.repeat(64) } },
+  { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'setToolScopeAction', valid: { slug: 'no-such-connector', tool: 'search', scope: 'mcp:write', confirmLowering: false } },
 ];
 
 /** The signed-in person's own actions and the one-time-link action: one argument, or a form. */

@@ -89,7 +89,10 @@ describe('pinning at refresh', () => {
     name,
     pinnedHash: pinned ? definitionHash(pinned) : null,
     heldHash: held ? definitionHash(held) : null,
+    held: held !== null,
   });
+  /** Held as invalid: its definition became a problem at a refresh, its pinned one kept, nothing waiting. */
+  const withdrawn = (name: string, pinned: ToolDefinition | null) => ({ ...stored(name, pinned), held: true });
 
   it('pins everything valid when the connector is added', () => {
     const change = planCatalog('notes', [], [definition('a'), definition('b'), { name: 'bad', problem: 'x' }], true);
@@ -133,5 +136,20 @@ describe('pinning at refresh', () => {
     expect(change.hold.map((hold) => hold.definition.name)).toEqual(['d']);
     expect(change.withdraw).toEqual(['a']);
     expect(change.remove).toEqual([]);
+  });
+
+  it('offers a tool withdrawn as invalid again when the upstream is back to its pinned definition, and holds any other', () => {
+    const back = planCatalog('notes', [withdrawn('a', definition('a'))], [definition('a')], false);
+    expect(back.release).toEqual(['a']);
+    expect(back.hold).toEqual([]);
+    const other = planCatalog('notes', [withdrawn('a', definition('a'))], [definition('a', 'other')], false);
+    expect(other.release).toEqual([]);
+    expect(other.hold.map((hold) => [hold.definition.name, hold.reason])).toEqual([['a', 'changed']]);
+    // Never pinned (it was new when it became a problem): a valid definition is held as new, never released.
+    const fresh = planCatalog('notes', [withdrawn('n', null)], [definition('n')], false);
+    expect(fresh.release).toEqual([]);
+    expect(fresh.hold.map((hold) => hold.reason)).toEqual(['new']);
+    // An active tool unchanged is not released (there is nothing to release).
+    expect(planCatalog('notes', [stored('a', definition('a'))], [definition('a')], false).release).toEqual([]);
   });
 });
