@@ -27,6 +27,7 @@ export type AuditEventType =
   | 'connector.tool_approved'
   | 'connector.offered'
   | 'connector.credential_replaced'
+  | 'connector.updated'
   | 'access_request.created'
   | 'access_request.updated'
   | 'access_request.approved'
