@@ -121,8 +121,8 @@ export function AddConnectorForm() {
 /** What the upstream offers, as text (it comes from a server Gatehouse does not control). */
 function TestedCatalog({ tested }: { tested: Tested }) {
   return (
-    <section aria-labelledby="tested-tools" className="space-y-2">
-      <h2 id="tested-tools" className="text-base font-semibold" role="status">
+    <section aria-labelledby="tested-tools" aria-live="polite" className="space-y-2">
+      <h2 id="tested-tools" className="text-base font-semibold">
         The connection works: {tested.tools.length === 1 ? '1 tool' : `${tested.tools.length} tools`} found
       </h2>
       {tested.tools.length ? (
@@ -139,8 +139,9 @@ function TestedCatalog({ tested }: { tested: Tested }) {
       ) : null}
       {tested.problems.length ? (
         <ul className="space-y-1 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900" aria-label="Tools that cannot be offered">
-          {tested.problems.map((problem) => (
-            <li key={problem.name} className="break-words">
+          {tested.problems.map((problem, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: an upstream may list a bad name twice; the list is shown once, never reordered
+            <li key={index} className="break-words">
               <code>{problem.name}</code>: {problem.problem}
             </li>
           ))}
