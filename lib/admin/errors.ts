@@ -1,12 +1,15 @@
 // The console's one error type: what went wrong, in words for the person, and the HTTP status a route
 // handler answers with. Server actions turn it into { ok: false, error }; pages into a redirect or 404.
 // The refusals of connector changes (lib/connectors/errors.ts), already in words for the admin, count as
-// invalid requests here.
+// invalid requests here; an upstream MCP server (or its authorization server) that could not be read or
+// refused Gatehouse is `upstream` (a bad gateway, 502), in the words UpstreamError already has — its text
+// comes from a server Gatehouse does not control, so it is shown as text, never as markup.
 import { ConnectorError } from '@/lib/connectors/errors';
+import { UpstreamError } from '@/lib/connectors/upstream-errors';
 
-export type ConsoleErrorKind = 'signed_out' | 'forbidden' | 'not_found' | 'invalid' | 'conflict';
+export type ConsoleErrorKind = 'signed_out' | 'forbidden' | 'not_found' | 'invalid' | 'conflict' | 'upstream';
 
-const STATUS: Record<ConsoleErrorKind, number> = { signed_out: 401, forbidden: 403, not_found: 404, invalid: 400, conflict: 409 };
+const STATUS: Record<ConsoleErrorKind, number> = { signed_out: 401, forbidden: 403, not_found: 404, invalid: 400, conflict: 409, upstream: 502 };
 
 export class ConsoleError extends Error {
   constructor(
@@ -33,6 +36,7 @@ export const conflict = (what: string) => new ConsoleError('conflict', what);
 export function asConsoleError(error: unknown): ConsoleError | null {
   if (error instanceof ConsoleError) return error;
   if (error instanceof ConnectorError) return invalid(error.message);
+  if (error instanceof UpstreamError) return new ConsoleError('upstream', `Nothing was changed: ${error.message}.`);
   return null;
 }
 

@@ -29,6 +29,7 @@ export type AuditEventType =
   | 'connector.tool_scope_changed'
   | 'connector.offered'
   | 'connector.credential_replaced'
+  | 'connector.updated'
   | 'access_request.created'
   | 'access_request.updated'
   | 'access_request.approved'

@@ -1,17 +1,18 @@
-// A connector's catalog: adding a connector (its tools read and pinned) and refreshing it (what pinning
-// allows applied, the rest held; approving them is review.ts) (docs/connectors.md, Pinning); and replacing its
+// A connector's catalog: testing and adding a connector (its tools read and pinned), refreshing it (what
+// pinning allows applied, the rest held; approving them is review.ts), moving it to a new URL (every tool
+// held), editing it (docs/connectors.md, Pinned tools); and replacing its
 // credential, which is stored only once the upstream's catalog could be read with it, as on adding. Upstream
 // catalogs are read before any transaction opens (upstream.ts), so no database connection waits on an upstream.
 import type { ChangedBy } from '@/lib/audit/events';
 import { db } from '@/lib/db/client';
-import { inTransaction } from '@/lib/db/transaction';
+import { inTransaction, type Tx } from '@/lib/db/transaction';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { audit, checkConnectorFields, connectorBySlug, orgsBySlug } from './connectors';
 import { type ClientCredentialsInput, clientCredentialsColumns, clientCredentialsOf, clientCredentialsSummary } from './client-credentials';
 import { type CredentialInput, resealClientSecret, type SealedCredential, sealCredential, upstreamTarget } from './credentials';
-import { connectorSlugProblem, type DefinitionProblem, definitionHash, exposedToolName, readToolDefinition, type ToolDefinition } from './definitions';
+import { connectorSlugProblem, type DefinitionProblem, definitionHash, exposedToolName, readToolDefinition, requiredScope, type ToolDefinition, type ToolScope } from './definitions';
 import { ConnectorError, printable } from './errors';
-import { planCatalog, type StoredTool } from './pinning';
+import { type CatalogChange, planCatalog, planMove, type StoredTool } from './pinning';
 import { CATALOG_PAGE_BYTES, listUpstreamTools, type UpstreamTarget } from './upstream';
 import { cappedFetch } from './upstream-http';
 import { accessToken, bearerFetch, refusedAccessToken } from './upstream-auth';
@@ -62,17 +63,41 @@ export type AddConnector = {
   timeoutMs?: number;
 };
 
-/**
- * Adds a connector: reads its catalog first (nothing is stored if that fails) and pins it. `orgs` are
- * offered it and have it switched on at once (an instance admin chose them).
- */
-export async function addConnector(input: AddConnector, by: ChangedBy): Promise<{ slug: string; tools: number; problems: DefinitionProblem[] }> {
+/** An added connector checked and its credential sealed, before anything is read or stored. */
+async function checkNewConnector(input: AddConnector) {
   const slugProblem = connectorSlugProblem(input.slug);
   if (slugProblem) throw new ConnectorError(slugProblem);
   const fields = checkConnectorFields({ url: input.url, name: input.name ?? input.slug, description: input.description, timeoutMs: input.timeoutMs });
   const { headerNames, ...credential } = sealCredential(input);
   if (await db().connector.findUnique({ where: { slug: input.slug }, select: { id: true } })) throw new ConnectorError(`A connector "${input.slug}" already exists.`);
   const orgs = await orgsBySlug(input.orgs ?? []);
+  return { fields, credential, headerNames, orgs };
+}
+
+/** A tool as the upstream describes it, for an admin to look at before adding: plain text, never markup. */
+export type TestedTool = { name: string; title: string | null; description: string | null; scope: ToolScope };
+
+/**
+ * What adding the connector would find, storing nothing: the fields checked exactly as addConnector checks
+ * them, the catalog read with the given credential, and the tools it would pin with the problems it would
+ * name. An upstream that cannot be read throws its UpstreamError.
+ */
+export async function testConnection(input: AddConnector): Promise<{ tools: TestedTool[]; problems: DefinitionProblem[] }> {
+  const { fields, credential } = await checkNewConnector(input);
+  const catalog = await readCatalog(upstreamTarget({ slug: input.slug, url: fields.url, timeoutMs: fields.timeoutMs, ...credential }));
+  const change = planCatalog(input.slug, [], catalog, true);
+  return {
+    tools: change.pin.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, scope: requiredScope(tool) })),
+    problems: change.problems,
+  };
+}
+
+/**
+ * Adds a connector: reads its catalog first (nothing is stored if that fails) and pins it. `orgs` are
+ * offered it and have it switched on at once (an instance admin chose them).
+ */
+export async function addConnector(input: AddConnector, by: ChangedBy): Promise<{ slug: string; tools: number; problems: DefinitionProblem[] }> {
+  const { fields, credential, headerNames, orgs } = await checkNewConnector(input);
 
   const catalog = await readCatalog(upstreamTarget({ slug: input.slug, url: fields.url, timeoutMs: fields.timeoutMs, ...credential }));
   const change = planCatalog(input.slug, [], catalog, true);
@@ -138,43 +163,82 @@ export async function refreshConnector(slug: string, by: ChangedBy): Promise<Ref
   }
   return inTransaction(async (tx) => {
     const stored = await tx.connectorTool.findMany({ where: { connectorId: connector.id } });
-    const change = planCatalog(
-      slug,
-      stored.map((tool): StoredTool => ({ name: tool.upstreamName, pinnedHash: tool.pinnedHash, heldHash: tool.heldHash, held: tool.status === 'held' })),
-      catalog,
-      false,
-    );
-    for (const { definition, reason } of change.hold) {
-      const row = toolRow(connector.id, slug, definition, 'held', reason);
-      const before = stored.find((tool) => tool.upstreamName === definition.name);
-      await tx.connectorTool.upsert({
-        where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: definition.name } },
-        create: row,
-        update: { status: 'held', holdReason: reason, held: row.held, heldHash: row.heldHash },
-      });
-      await audit(tx, by, 'connector.tool_held', { slug, tool: definition.name, reason, before: (before?.pinned ?? null) as Prisma.InputJsonValue, after: row.held! });
-    }
-    for (const name of change.release) {
-      await tx.connectorTool.update({
-        where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } },
-        data: { status: 'active', holdReason: null, held: Prisma.DbNull, heldHash: null },
-      });
-      await audit(tx, by, 'connector.tool_released', { slug, tool: name });
-    }
-    for (const name of change.withdraw) {
-      await tx.connectorTool.update({
-        where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } },
-        data: { status: 'held', holdReason: 'invalid', held: Prisma.DbNull, heldHash: null },
-      });
-      await audit(tx, by, 'connector.tool_held', { slug, tool: name, reason: 'invalid', problem: change.problems.find((problem) => problem.name === name)?.problem ?? '' });
-    }
-    for (const name of change.remove) {
-      const before = stored.find((tool) => tool.upstreamName === name);
-      await tx.connectorTool.delete({ where: { connectorId_upstreamName: { connectorId: connector.id, upstreamName: name } } });
-      await audit(tx, by, 'connector.tool_removed', { slug, tool: name, before: (before?.pinned ?? before?.held ?? null) as Prisma.InputJsonValue });
-    }
-    await tx.connector.update({ where: { id: connector.id }, data: { problems: change.problems, lastRefreshedAt: new Date(), lastRefreshError: null } });
+    const change = planCatalog(slug, stored.map(storedTool), catalog, false);
+    await applyChange(tx, connector, stored, change, by);
     return { slug, ok: true, held: change.hold.map((hold) => hold.definition.name), released: change.release, removed: change.remove, problems: change.problems };
+  });
+}
+
+type ToolRow = Prisma.ConnectorToolGetPayload<object>;
+
+function storedTool(tool: ToolRow): StoredTool {
+  return { name: tool.upstreamName, pinnedHash: tool.pinnedHash, heldHash: tool.heldHash, held: tool.status === 'held' };
+}
+
+/** Applies a planned catalog change in the caller's transaction, each tool's change an audit event. */
+async function applyChange(tx: Tx, connector: ConnectorRow, stored: ToolRow[], change: CatalogChange, by: ChangedBy): Promise<void> {
+  const { slug } = connector;
+  const key = (upstreamName: string) => ({ connectorId_upstreamName: { connectorId: connector.id, upstreamName } });
+  for (const { definition, reason } of change.hold) {
+    const row = toolRow(connector.id, slug, definition, 'held', reason);
+    const before = stored.find((tool) => tool.upstreamName === definition.name);
+    await tx.connectorTool.upsert({ where: key(definition.name), create: row, update: { status: 'held', holdReason: reason, held: row.held, heldHash: row.heldHash } });
+    await audit(tx, by, 'connector.tool_held', { slug, tool: definition.name, reason, before: (before?.pinned ?? null) as Prisma.InputJsonValue, after: row.held! });
+  }
+  for (const name of change.release) {
+    await tx.connectorTool.update({ where: key(name), data: { status: 'active', holdReason: null, held: Prisma.DbNull, heldHash: null } });
+    await audit(tx, by, 'connector.tool_released', { slug, tool: name });
+  }
+  for (const name of change.withdraw) {
+    await tx.connectorTool.update({ where: key(name), data: { status: 'held', holdReason: 'invalid', held: Prisma.DbNull, heldHash: null } });
+    await audit(tx, by, 'connector.tool_held', { slug, tool: name, reason: 'invalid', problem: change.problems.find((problem) => problem.name === name)?.problem ?? '' });
+  }
+  for (const name of change.remove) {
+    const before = stored.find((tool) => tool.upstreamName === name);
+    await tx.connectorTool.delete({ where: key(name) });
+    await audit(tx, by, 'connector.tool_removed', { slug, tool: name, before: (before?.pinned ?? before?.held ?? null) as Prisma.InputJsonValue });
+  }
+  await tx.connector.update({ where: { id: connector.id }, data: { problems: change.problems, lastRefreshedAt: new Date(), lastRefreshError: null } });
+}
+
+export type ConnectorEdit = { name?: string; description?: string; url?: string; timeoutMs?: number };
+
+export type EditOutcome = { slug: string; changed: (keyof ConnectorEdit)[]; held: string[]; removed: string[] };
+
+/**
+ * Edits a connector's name, description, URL or timeout. A new URL (any change of it) is another server:
+ * its catalog is read first with the current credential (nothing is stored if that fails or lists no
+ * tool), then the URL is stored and every tool it serves is held for review, in one transaction — changed
+ * and new ones as a refresh holds them, unchanged ones as `moved` — and the tools it no longer lists removed.
+ */
+export async function updateConnector(slug: string, edit: ConnectorEdit, by: ChangedBy): Promise<EditOutcome> {
+  const connector = await db().connector.findUnique({ where: { slug } });
+  if (!connector) throw new ConnectorError(`There is no connector "${printable(slug)}".`);
+  const fields = checkConnectorFields({
+    url: edit.url ?? connector.url,
+    name: edit.name ?? connector.name,
+    description: edit.description ?? connector.description,
+    timeoutMs: edit.timeoutMs ?? connector.timeoutMs,
+  });
+  const changed = (Object.keys(fields) as (keyof ConnectorEdit)[]).filter((field) => fields[field] !== connector[field]);
+  const moved = changed.includes('url');
+  let catalog: (ToolDefinition | DefinitionProblem)[] = [];
+  if (moved) {
+    catalog = await readCatalog(target({ ...connector, url: fields.url, timeoutMs: fields.timeoutMs }));
+    if (catalog.length === 0) throw new ConnectorError('The upstream at the new URL lists no tools: nothing was changed.');
+  }
+  if (changed.length === 0) return { slug, changed, held: [], removed: [] };
+  return inTransaction(async (tx) => {
+    const current = await connectorBySlug(tx, slug);
+    const updated = await tx.connector.update({ where: { id: current.id }, data: fields });
+    const before = Object.fromEntries(changed.map((field) => [field, current[field]]));
+    const after = Object.fromEntries(changed.map((field) => [field, fields[field]]));
+    await audit(tx, by, 'connector.updated', { slug, before, after });
+    if (!moved) return { slug, changed, held: [], removed: [] };
+    const stored = await tx.connectorTool.findMany({ where: { connectorId: current.id } });
+    const change = planMove(slug, stored.map(storedTool), catalog);
+    await applyChange(tx, updated, stored, change, by);
+    return { slug, changed, held: change.hold.map((hold) => hold.definition.name), removed: change.remove };
   });
 }
 

@@ -52,15 +52,37 @@ export async function removeConnector(slug: string, by: ChangedBy): Promise<void
   });
 }
 
+export type ConnectorStatus = 'active' | 'disabled';
+
+/**
+ * Pauses or resumes a connector for the whole installation: a disabled connector's tools are left out of
+ * every org's tools/list and refused when called (served.ts), its org switches kept for when it is resumed.
+ * Returns whether anything changed.
+ */
+export async function setConnectorStatus(slug: string, status: ConnectorStatus, by: ChangedBy): Promise<boolean> {
+  return inTransaction(async (tx) => {
+    const connector = await connectorBySlug(tx, slug);
+    if (connector.status === status) return false;
+    await tx.connector.update({ where: { id: connector.id }, data: { status } });
+    // An instance event (no org): the org-level switches are the same event types with the org named.
+    await audit(tx, by, status === 'active' ? 'connector.enabled' : 'connector.disabled', { slug, scope: 'instance' });
+    return true;
+  });
+}
+
 export type ConnectorSummary = {
+  id: string;
   slug: string;
   name: string;
+  description: string;
   url: string;
+  timeoutMs: number;
   status: string;
   /** Which kind of credential Gatehouse presents upstream (docs/connectors.md, Client credentials). */
   credentialKind: 'headers' | 'client_credentials' | 'none';
-  /** How many credential headers; the values are sealed and never shown. */
+  /** How many credential headers, and their names; the values are sealed and never shown. */
   credentialHeaders: number;
+  credentialHeaderNames: string[];
   /** The client credentials but their secret, which is sealed and never shown. */
   clientCredentials: ClientCredentialsSummary | null;
   tools: { name: string; exposedName: string; status: string; holdReason: string | null; scopeOverride: string | null }[];
@@ -74,8 +96,14 @@ export type ConnectorSummary = {
   lastRefreshError: string | null;
 };
 
-export async function listConnectors(): Promise<ConnectorSummary[]> {
+/** One connector as listConnectors describes it, or null when there is none with that slug. */
+export async function connectorSummary(slug: string): Promise<ConnectorSummary | null> {
+  return (await listConnectors({ slug }))[0] ?? null;
+}
+
+export async function listConnectors(where: { slug?: string } = {}): Promise<ConnectorSummary[]> {
   const connectors = await db().connector.findMany({
+    where,
     include: {
       tools: { orderBy: { upstreamName: 'asc' } },
       orgs: { include: { org: { select: { slug: true } } } },
@@ -84,15 +112,20 @@ export async function listConnectors(): Promise<ConnectorSummary[]> {
     orderBy: { slug: 'asc' },
   });
   return connectors.map((connector) => {
-    const credentialHeaders = Object.keys(openHeaders(connector.credentialSealed)).length;
+    const credentialHeaderNames = Object.keys(openHeaders(connector.credentialSealed));
+    const credentialHeaders = credentialHeaderNames.length;
     const clientCredentials = clientCredentialsOf(connector);
     return {
+      id: connector.id,
       slug: connector.slug,
       name: connector.name,
+      description: connector.description,
       url: connector.url,
+      timeoutMs: connector.timeoutMs,
       status: connector.status,
       credentialKind: clientCredentials ? 'client_credentials' : credentialHeaders ? 'headers' : 'none',
       credentialHeaders,
+      credentialHeaderNames,
       clientCredentials: clientCredentials && clientCredentialsSummary(clientCredentials),
       tools: connector.tools.map((tool) => ({ name: tool.upstreamName, exposedName: tool.exposedName, status: tool.status, holdReason: tool.holdReason, scopeOverride: tool.scopeOverride })),
       problems: Array.isArray(connector.problems) ? (connector.problems as DefinitionProblem[]) : [],

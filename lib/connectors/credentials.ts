@@ -7,7 +7,7 @@ import { deriveKey, seal, unseal } from '@/lib/crypto/seal';
 import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import { type ClientCredentialsInput, checkClientCredentials, openClientSecret, type SealedClientCredentials, sealClientCredentials } from './client-credentials';
-import { ConnectorError, printable } from './errors';
+import { ConnectorError } from './errors';
 import type { UpstreamTarget } from './upstream';
 
 /** A connector's credential as an admin gives it: header lines, or client credentials; never both. */
@@ -44,11 +44,12 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 /** `Name: value` lines (as given to --header) as headers, or the reason they cannot be used. */
 export function parseCredentialHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
     const name = colon > 0 ? line.slice(0, colon).trim() : '';
     const value = colon > 0 ? line.slice(colon + 1).trim() : '';
-    if (!HEADER_NAME.test(name)) throw new ConnectorError(`"${printable(line.slice(0, 40))}" is not a header: write it as "Name: value".`);
+    // Not quoted: a line without its name may be a bare secret (a token pasted alone).
+    if (!HEADER_NAME.test(name)) throw new ConnectorError(`Credential line ${index + 1} is not a header: write it as "Name: value".`);
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw new ConnectorError(`The ${name} header is set by Gatehouse itself and cannot be given.`);
     // RFC 9110 §5.5: field values are visible ASCII, spaces and tabs; no CR, LF or NUL to split a request with.
     if (!value || !/^[\t\x20-\x7e]{1,4096}$/.test(value)) throw new ConnectorError(`The value of the ${name} header must be 1 to 4096 printable ASCII characters.`);

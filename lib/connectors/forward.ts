@@ -65,6 +65,20 @@ function circuits(): Map<string, Circuit> {
   return processSingleton('connectorCircuits', () => new Map<string, Circuit>());
 }
 
+/**
+ * This instance's view of a connector's circuit (each instance keeps its own): closed, failing (recent
+ * failures in a row, below the limit or past the open time: the next call is let through), or open.
+ */
+export type CircuitState = { state: 'closed' } | { state: 'failing'; failures: number } | { state: 'open'; failures: number; retryInSeconds: number };
+
+export function circuitState(connectorId: string): CircuitState {
+  const circuit = circuits().get(connectorId);
+  if (!circuit || circuit.failures === 0) return { state: 'closed' };
+  const now = Date.now();
+  if (circuit.openUntil > now) return { state: 'open', failures: circuit.failures, retryInSeconds: Math.ceil((circuit.openUntil - now) / 1000) };
+  return { state: 'failing', failures: circuit.failures };
+}
+
 export async function forwardToolCall(request: ForwardRequest): Promise<ForwardOutcome> {
   const { connector } = request;
   const circuit = circuits().get(connector.id);

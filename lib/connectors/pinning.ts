@@ -5,6 +5,9 @@
 // tool's description after people approved it ("rug pull" tool poisoning). A removed tool goes. Pure.
 import { type DefinitionProblem, definitionHash, exposedToolName, isProblem, LIMITS, type ToolDefinition } from './definitions';
 
+/** Why a tool is held for review (the `moved` ones only after the connector's URL changed, planMove). */
+export type HoldReason = 'new' | 'changed' | 'moved';
+
 /**
  * A tool as stored: the pinned definition's hash, the definition waiting for approval, if any, and whether
  * it is held (a tool held as invalid is held with no definition waiting).
@@ -14,8 +17,11 @@ export type StoredTool = { name: string; pinnedHash: string | null; heldHash: st
 export type CatalogChange = {
   /** Tools pinned and offered as they are (only when the connector is added). */
   pin: ToolDefinition[];
-  /** Tools held until approved: new ones, and changed ones (their pinned definition stays on record). */
-  hold: { definition: ToolDefinition; reason: 'new' | 'changed' }[];
+  /**
+   * Tools held until approved: new ones, changed ones (their pinned definition stays on record), and, when
+   * the connector's URL changed, unchanged ones (moved: the same definition served by another server).
+   */
+  hold: { definition: ToolDefinition; reason: HoldReason }[];
   /** Tools whose held change went back to what is pinned: offered again. */
   release: string[];
   /** Tools the upstream no longer lists. */
@@ -73,5 +79,26 @@ export function planCatalog(slug: string, stored: StoredTool[], fetched: (ToolDe
     if (change.problems.some((problem) => problem.name === tool.name)) change.withdraw.push(tool.name);
     else change.remove.push(tool.name);
   }
+  return change;
+}
+
+/**
+ * What a catalog read at a connector's NEW URL changes: what a refresh would, and every tool whose pinned
+ * definition is unchanged is held too (reason `moved`) — the same definition from another server is not the
+ * tool of the server an admin approved, so nothing it serves is offered until approved again.
+ */
+export function planMove(slug: string, stored: StoredTool[], fetched: (ToolDefinition | DefinitionProblem)[]): CatalogChange {
+  const change = planCatalog(slug, stored, fetched, false);
+  const held = new Set(change.hold.map((hold) => hold.definition.name));
+  const known = new Map(stored.map((tool) => [tool.name, tool]));
+  for (const entry of fetched) {
+    if (isProblem(entry) || held.has(entry.name) || change.problems.some((problem) => problem.name === entry.name)) continue;
+    const before = known.get(entry.name);
+    // Only a pinned tool served as pinned is left: one held already (new, changed) stays as it is.
+    if (!before || before.pinnedHash !== definitionHash(entry)) continue;
+    change.hold.push({ definition: entry, reason: 'moved' });
+    held.add(entry.name);
+  }
+  change.release = [];
   return change;
 }

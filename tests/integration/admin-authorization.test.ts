@@ -10,6 +10,7 @@ import { connect, register } from '../helpers/oauth';
 import { callServerAction } from '../helpers/server-actions';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { signIn, type CookieJar } from '../helpers/session';
+import { echoTool, type RunningUpstream, startUpstream } from '../helpers/upstream-mcp';
 
 const ACTIONS = {
   revokeGrant: { file: 'app/admin/[org]/connected-apps/actions.ts', name: 'revokeGrantAction' },
@@ -41,6 +42,19 @@ const INSTANCE_ACTIONS = {
 const REVIEW_PAGE = '/admin/instance/connectors/review/tools';
 /** The hash of the held definition the review connector's held tool was stored with. */
 const HELD_HASH = 'd'.repeat(64);
+const CONNECTORS = 'app/admin/instance/connectors/actions.ts';
+/** The instance console's connector actions: instance admins only, whatever the org role. */
+const INSTANCE_CONNECTOR_ACTIONS = {
+  testConnection: { file: CONNECTORS, name: 'testConnectionAction' },
+  addConnector: { file: CONNECTORS, name: 'addConnectorAction' },
+  updateConnector: { file: CONNECTORS, name: 'updateConnectorAction' },
+  replaceCredential: { file: CONNECTORS, name: 'replaceCredentialAction' },
+  refreshConnector: { file: CONNECTORS, name: 'refreshConnectorAction' },
+  setConnectorStatus: { file: CONNECTORS, name: 'setConnectorStatusAction' },
+  offerConnector: { file: CONNECTORS, name: 'offerConnectorAction' },
+  removeConnector: { file: CONNECTORS, name: 'removeConnectorAction' },
+} as const;
+const INSTANCE_CONNECTOR_PAGES = ['/admin/instance/connectors', '/admin/instance/connectors/new', '/admin/instance/connectors/shared'];
 
 const PAGES = ['', '/connected-apps', '/clients', '/clients/approve', '/clients/requests', '/members', '/connectors', '/tools', '/plan', '/audit', '/calls'];
 
@@ -58,7 +72,10 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
   let acmeRequest: string;
   let globexRequest: string;
 
+  let upstream: RunningUpstream;
+
   beforeAll(async () => {
+    upstream = await startUpstream({ stateful: false, tools: [echoTool('ping')] });
     server = await startServer({ database });
     server = await addOrg(server, { slug: 'globex', name: 'Globex' }, [{ email: 'rival@globex.test', name: 'Rita Rival', role: 'owner', password: TEST_DEMO_PASSWORD }]);
     server = await addOrg(server, { slug: 'acme-partners', name: 'Acme Partners' }, [{ email: 'admin@acme.test', name: 'Adam Admin', role: 'member', password: TEST_DEMO_PASSWORD }]);
@@ -119,7 +136,10 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       jars[name] = (await signIn(server.url, email, TEST_DEMO_PASSWORD)).jar;
     }
   });
-  afterAll(async () => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    await upstream?.stop();
+  });
 
   /** Reads the database (the embedded one restarts the server: keep the new one). */
   async function inspect<T>(work: Parameters<typeof inspectDatabase<T>>[1]): Promise<T> {
@@ -135,7 +155,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       decisions: await query(`SELECT org_id, app_id, decision::text FROM org_app_decisions ORDER BY org_id, app_id`),
       restrictions: await query(`SELECT org_id, tool_name FROM tool_restrictions ORDER BY org_id, tool_name`),
       connectorsOn: await query(`SELECT org_id, connector_id FROM org_connectors ORDER BY org_id, connector_id`),
-      connectorTools: await query(`SELECT upstream_name, status, pinned_hash, held_hash, scope_override FROM connector_tools ORDER BY upstream_name`),
+      connectors: await query(`SELECT slug, name, description, url, timeout_ms, status, credential_sealed, offered_to_all FROM connectors ORDER BY slug`),
+      connectorTools: await query(`SELECT connector_id, upstream_name, status, hold_reason, pinned_hash, held_hash, scope_override FROM connector_tools ORDER BY 1, 2`),
+      offers: await query(`SELECT connector_id, org_id FROM connector_offers ORDER BY 1, 2`),
       orgs: await query(`SELECT slug, plan_status::text, app_policy::text FROM organizations ORDER BY slug`),
       clients: await query(`SELECT client_id FROM clients ORDER BY client_id`),
       requests: await query(`SELECT id, status::text, note, decided_by_id FROM access_requests ORDER BY id`),
@@ -257,6 +279,53 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
     expect(result.audit).toEqual([{ actor: 'owner@acme.test', data: { tool: 'list_members' } }]);
   });
 
+  it('refuses every instance connector action and page to the signed out, members, org admins and owners of an org who are not instance admins', async () => {
+    // A connector to aim at, added by the instance admin (the positive control of the same endpoint).
+    const added = await callServerAction(
+      server.url,
+      jars.owner,
+      INSTANCE_CONNECTOR_ACTIONS.addConnector,
+      [{ slug: 'shared', url: upstream.url, name: 'Shared', description: '', timeoutSeconds: 5, credential: { kind: 'headers', headers: 'X-Api-Key: instance-only' } }],
+      '/admin/instance/connectors',
+    );
+    expect(added.result).toEqual({ ok: true, value: { slug: 'shared', tools: 1, problems: [] } });
+    const before = await state();
+    const credential = { kind: 'headers', headers: 'X-Api-Key: forged' };
+    const forgedInput: Record<keyof typeof INSTANCE_CONNECTOR_ACTIONS, unknown> = {
+      testConnection: { slug: 'probe', url: upstream.url, name: 'Probe', description: '', timeoutSeconds: 5, credential },
+      addConnector: { slug: 'forged', url: upstream.url, name: 'Forged', description: '', timeoutSeconds: 5, credential },
+      updateConnector: { slug: 'shared', name: 'Forged', description: 'forged', url: upstream.url, timeoutSeconds: 9 },
+      replaceCredential: { slug: 'shared', credential },
+      refreshConnector: { slug: 'shared' },
+      setConnectorStatus: { slug: 'shared', status: 'disabled' },
+      offerConnector: { slug: 'shared', all: true, orgs: [] },
+      removeConnector: { slug: 'shared', confirm: 'shared' },
+    };
+    const upstreamRequests = upstream.log.length;
+    for (const [key, target] of Object.entries(INSTANCE_CONNECTOR_ACTIONS)) {
+      for (const [who, jar] of [
+        ['nobody', null],
+        ['a member', jars.member],
+        ['a viewer', jars.viewer],
+        ['an org admin', jars.acmeAdmin],
+        ['the owner of another org', jars.rival],
+      ] as const) {
+        const call = await callServerAction(server.url, jar, target, [forgedInput[key as keyof typeof INSTANCE_CONNECTOR_ACTIONS]], '/admin/instance/connectors');
+        expect(call.result, `${target.name} as ${who}`).toEqual({ ok: false, error: jar ? 'Only instance admins can do this.' : 'Your session has ended: sign in again.' });
+      }
+    }
+    // Refused before any work: not even Test connection reached the upstream.
+    expect(upstream.log.length).toBe(upstreamRequests);
+    expect(await state()).toEqual(before);
+    for (const path of INSTANCE_CONNECTOR_PAGES) {
+      const anonymous = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      expect(anonymous.status, path).toBe(307);
+      expect(anonymous.headers.get('location'), path).toContain(`/login?callbackUrl=${encodeURIComponent(path)}`);
+      for (const who of [jars.member, jars.viewer, jars.acmeAdmin, jars.rival]) expect((await who.fetch(`${server.url}${path}`)).status, path).toBe(404);
+      expect((await jars.owner.fetch(`${server.url}${path}`)).status, path).toBe(200);
+    }
+  });
+
   // A refusal, not a failure: 403 with a JSON answer (the framework's own check answered 500).
   const expectCrossSiteRefused = (call: { status: number; body: string; result: unknown }, key: string) => {
     expect(call.status, `${key}: ${call.body.slice(0, 200)}`).toBe(403);
@@ -271,6 +340,9 @@ describe.each([DATABASES.at(-1)!])('console authorization (%s database)', (datab
       for (const [key, action] of Object.entries(ACTIONS)) {
         const input = forgedInput[key as keyof typeof ACTIONS];
         expectCrossSiteRefused(await callServerAction(server.url, jars.owner, action, ['acme', input], '/admin/acme', origin), `${key} from ${origin}`);
+      }
+      for (const [key, action] of Object.entries(INSTANCE_CONNECTOR_ACTIONS)) {
+        expectCrossSiteRefused(await callServerAction(server.url, jars.owner, action, [{ slug: 'shared' }], '/admin/instance/connectors', origin), `${key} from ${origin}`);
       }
     }
     // The settings actions likewise: "sign out of all other sessions", forged from another site, leaves the

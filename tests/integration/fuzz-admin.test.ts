@@ -8,14 +8,21 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES } from '../helpers/databases';
 import { deepNestingText, fetchWithin, fuzz, hostileJsonText, hostileString, mutatedObjectText, randomBytes, tallied, total, type Tally, wrongTypeText } from '../helpers/hostile-input';
-import { serverActionId } from '../helpers/server-actions';
+import { inspectDatabase } from '../helpers/inspect';
+import { callServerAction, serverActionId } from '../helpers/server-actions';
 import { startServer, TEST_DEMO_PASSWORD, type RunningServer } from '../helpers/server';
 import { expectStillUp, memoryProbe } from '../helpers/server-health';
 import { signIn, type CookieJar } from '../helpers/session';
+import { echoTool, startUpstream } from '../helpers/upstream-mcp';
 
 const INPUTS = 1200;
 const RAW_INPUTS = Number(process.env.FUZZ_RAW_INPUTS ?? 600);
 const UNEXPECTED = 'Something went wrong. Nothing was changed; please try again.';
+
+const CONNECTORS = 'app/admin/instance/connectors/actions.ts';
+const CLOSED_PORT = 'http://127.0.0.1:1/mcp';
+const NEW_CONNECTOR = { slug: 'fuzz', url: CLOSED_PORT, name: 'Fuzz', description: '', timeoutSeconds: 5 };
+const CLIENT_CREDENTIALS = { kind: 'client_credentials', tokenUrl: 'http://127.0.0.1:1/token', clientId: 'fuzz', clientSecret: 'fuzz', scope: '', resource: '', clientAuth: 'client_secret_basic' };
 
 /** Each action with a valid input for the fuzzer to break (ids that exist nowhere: nothing real changes by chance). */
 const ORG_ACTIONS: { file: string; name: string; valid: Record<string, unknown> }[] = [
@@ -50,6 +57,16 @@ const INSTANCE_ACTIONS: { file: string; name: string; valid: Record<string, unkn
   { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'approveHeldToolsAction', valid: { slug: 'no-such-connector', decisions: [{ tool: 'search', heldHash: 'a'.repeat(64) }] } },
   { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'keepHoldingAction', valid: { slug: 'no-such-connector', tool: 'search', heldHash: 'a'.repeat(64) } },
   { file: 'app/admin/instance/connectors/[slug]/tools/actions.ts', name: 'setToolScopeAction', valid: { slug: 'no-such-connector', tool: 'search', scope: 'mcp:write', confirmLowering: false } },
+  // A port nothing listens on: the catalog read fails at once, so nothing is ever added by chance.
+  ...['testConnectionAction', 'addConnectorAction'].map((name) => ({ file: CONNECTORS, name, valid: { ...NEW_CONNECTOR, credential: { kind: 'headers', headers: 'X-Api-Key: fuzz' } } })),
+  { file: CONNECTORS, name: 'addConnectorAction', valid: { ...NEW_CONNECTOR, credential: CLIENT_CREDENTIALS } },
+  { file: CONNECTORS, name: 'updateConnectorAction', valid: { slug: 'no-such-connector', name: 'Fuzz', description: '', url: CLOSED_PORT, timeoutSeconds: 5 } },
+  { file: CONNECTORS, name: 'replaceCredentialAction', valid: { slug: 'no-such-connector', credential: { kind: 'client_secret', clientSecret: 'fuzz' } } },
+  { file: CONNECTORS, name: 'replaceCredentialAction', valid: { slug: 'no-such-connector', credential: CLIENT_CREDENTIALS } },
+  { file: CONNECTORS, name: 'refreshConnectorAction', valid: { slug: 'no-such-connector' } },
+  { file: CONNECTORS, name: 'setConnectorStatusAction', valid: { slug: 'no-such-connector', status: 'disabled' } },
+  { file: CONNECTORS, name: 'offerConnectorAction', valid: { slug: 'no-such-connector', all: false, orgs: ['acme'] } },
+  { file: CONNECTORS, name: 'removeConnectorAction', valid: { slug: 'no-such-connector', confirm: 'no-such-connector' } },
 ];
 
 /** The signed-in person's own actions and the one-time-link action: one argument, or a form. */
@@ -136,6 +153,66 @@ describe.each([DATABASES.at(-1)!])('console actions under hostile input (%s data
     await expectStillUp(server);
     memory.expectFlat();
   }, 180_000);
+
+  // The connector forms take URLs, header lines and client credentials: against a real upstream (so that
+  // only the checks can refuse), each hostile value is refused in words and nothing is stored.
+  it('refuses hostile connector input in words, before any upstream is read, and stores nothing', async () => {
+    const upstream = await startUpstream({ stateful: false, tools: [echoTool('ping')] });
+    try {
+      const base = { slug: 'hostile', url: upstream.url, name: 'Hostile', description: '', timeoutSeconds: 5, credential: { kind: 'none' } };
+      const headers = (text: string) => ({ ...base, credential: { kind: 'headers', headers: text } });
+      const credentials = (fields: Record<string, string>) => ({ ...base, credential: { ...CLIENT_CREDENTIALS, tokenUrl: 'https://auth.example/token', ...fields } });
+      const hostile = [
+        { ...base, slug: 'a_b' },
+        { ...base, slug: '../globex' },
+        { ...base, slug: 'Ünïcode' },
+        { ...base, url: 'javascript:alert(1)' },
+        { ...base, url: `http://user:password@127.0.0.1:${upstream.port}/mcp` },
+        { ...base, url: `${upstream.url}#fragment` },
+        { ...base, url: 'file:///etc/passwd' },
+        { ...base, name: 'x'.repeat(101) },
+        { ...base, name: 'nul\u0000name' },
+        { ...base, description: 'd'.repeat(1001) },
+        { ...base, timeoutSeconds: -1 },
+        { ...base, timeoutSeconds: 1e12 },
+        { ...base, timeoutSeconds: 1.5 },
+        { ...base, timeoutSeconds: '30' },
+        headers('X-Api-Key: a\r\nHost: evil.example'),
+        headers('Cookie: session=stolen'),
+        headers('Gatehouse-Identity: forged'),
+        headers('X-Api-Key: é'),
+        headers('X-Api-Key: one\nx-api-key: two'),
+        headers('Bare-token-without-a-colon'),
+        credentials({ tokenUrl: 'file:///etc/passwd' }),
+        credentials({ tokenUrl: 'https://user:pw@auth.example/token' }),
+        credentials({ clientId: '' }),
+        credentials({ clientSecret: 'line\u0001break' }),
+        credentials({ scope: 'a  b' }),
+        credentials({ resource: 'not a uri' }),
+        { ...base, credential: { kind: 'headers', headers: 'X-A: b', clientId: 'both' } },
+        { ...base, credential: { kind: 'certificate' } },
+      ];
+      for (const input of hostile) {
+        for (const name of ['testConnectionAction', 'addConnectorAction']) {
+          const call = await callServerAction(server.url, owner, { file: CONNECTORS, name }, [input], '/admin/instance/connectors');
+          const where = `${name}(${JSON.stringify(input).slice(0, 200)}): ${call.body.slice(0, 300)}`;
+          expect(call.status, where).toBe(200);
+          expect(call.result, where).toMatchObject({ ok: false, error: expect.any(String) });
+          expect((call.result as { error: string }).error, where).not.toBe(UNEXPECTED);
+        }
+      }
+      expect(upstream.log, 'no hostile input reached the upstream').toEqual([]);
+      // The control: the same input without the hostile value is read from the upstream (and, tested only, not stored).
+      const control = await callServerAction(server.url, owner, { file: CONNECTORS, name: 'testConnectionAction' }, [base], '/admin/instance/connectors');
+      expect(control.result).toMatchObject({ ok: true, value: { tools: [{ name: 'ping' }] } });
+      let connectors: unknown[] = [];
+      ({ server, result: connectors } = await inspectDatabase(server, (query) => query(`SELECT slug FROM connectors`)));
+      owner = (await signIn(server.url, 'owner@acme.test', TEST_DEMO_PASSWORD)).jar;
+      expect(connectors).toEqual([]);
+    } finally {
+      await upstream.stop();
+    }
+  }, 120_000);
 
   // React's reply format lets a payload refer to itself (`$0` is the arguments, `$@0` a promise of them,
   // `$Q0`/`$W0` a Map/Set built from them) or to parts never sent. Such arguments once sent the action

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCredentialHeaders } from '@/lib/connectors/credentials';
 import { canonicalJson, connectorSlugProblem, definitionHash, exposedToolName, isProblem, readToolDefinition, requiredScope, type ToolDefinition } from '@/lib/connectors/definitions';
-import { planCatalog } from '@/lib/connectors/pinning';
+import { planCatalog, planMove } from '@/lib/connectors/pinning';
 
 const schema = { type: 'object', properties: { q: { type: 'string' } } };
 const definition = (name: string, description = 'd', extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
@@ -151,5 +151,23 @@ describe('pinning at refresh', () => {
     expect(fresh.hold.map((hold) => hold.reason)).toEqual(['new']);
     // An active tool unchanged is not released (there is nothing to release).
     expect(planCatalog('notes', [stored('a', definition('a'))], [definition('a')], false).release).toEqual([]);
+  });
+
+  it('after a URL change holds every tool: unchanged ones as moved, a held change taken back too, changed and new ones as a refresh does', () => {
+    const changed = definition('e', 'changed');
+    const change = planMove(
+      'notes',
+      [stored('a', definition('a')), stored('b', definition('b')), stored('c', null, definition('c')), stored('e', definition('e'), changed), stored('gone', definition('gone'))],
+      [definition('a'), definition('b', 'changed'), definition('c'), definition('d'), definition('e')],
+    );
+    expect(change.hold.map((hold) => [hold.definition.name, hold.reason])).toEqual([
+      ['b', 'changed'],
+      ['d', 'new'],
+      ['a', 'moved'],
+      ['e', 'moved'],
+    ]);
+    // c is held already (new, never approved): it stays held as it is.
+    expect(change.release).toEqual([]);
+    expect(change.remove).toEqual(['gone']);
   });
 });

@@ -10,6 +10,7 @@ const ITEMS: NavItem[] = [
   { href: '', label: 'Clients' },
   { href: '/organizations', label: 'Organizations' },
   { href: '/people', label: 'People' },
+  { href: '/connectors', label: 'Connectors' },
   { href: '/keys', label: 'Keys' },
 ];
 

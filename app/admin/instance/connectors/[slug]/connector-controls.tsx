@@ -1,0 +1,180 @@
+'use client';
+// Refreshing, pausing, offering and removing a connector. Removing asks for the slug to be typed, and the
+// server checks it (a forged call without it removes nothing).
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { buttonClass } from '@/app/components/confirm-dialog';
+import { FormAlert } from '@/app/components/form-alert';
+import { useToast } from '@/app/components/toast';
+import { inputClass } from '../../../components';
+import { offerConnectorAction, refreshConnectorAction, removeConnectorAction, setConnectorStatusAction } from '../actions';
+import { Section } from './section';
+
+const tools = (names: string[]) => (names.length === 1 ? '1 tool' : `${names.length} tools`);
+
+export function RefreshButton({ slug }: { slug: string }) {
+  const router = useRouter();
+  const [said, setSaid] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function refresh() {
+    startTransition(async () => {
+      const outcome = await refreshConnectorAction({ slug });
+      if (!outcome.ok) return setError(outcome.error);
+      const result = outcome.value;
+      if (!result.ok) {
+        setSaid(null);
+        setError(`The refresh failed: ${result.error}.`);
+      } else {
+        setError(null);
+        setSaid(`Refreshed: ${tools(result.held)} held, ${tools(result.released)} released, ${tools(result.removed)} removed.`);
+      }
+      router.refresh();
+    });
+  }
+
+  return (
+    <Section id="connector-refresh" title="Refresh">
+      <p className="text-sm text-slate-700">Reads the tools again now: a new or changed tool is held for review, a removed one goes.</p>
+      <FormAlert message={error} />
+      {said ? (
+        <p role="status" className="text-sm text-green-900">
+          {said}
+        </p>
+      ) : null}
+      <button type="button" onClick={refresh} disabled={pending} className={buttonClass('secondary')}>
+        {pending ? 'Refreshing…' : 'Refresh now'}
+      </button>
+    </Section>
+  );
+}
+
+export function StatusControl({ slug, name, active }: { slug: string; name: string; active: boolean }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [pending, startTransition] = useTransition();
+
+  function change() {
+    startTransition(async () => {
+      const outcome = await setConnectorStatusAction({ slug, status: active ? 'disabled' : 'active' });
+      if (!outcome.ok) return notify('error', outcome.error);
+      notify('ok', active ? `${name} is disabled: its tools are gone from /mcp for every organization.` : `${name} is active again.`);
+      router.refresh();
+    });
+  }
+
+  return (
+    <Section id="connector-status" title="Status">
+      <p className="text-sm text-slate-700">
+        {active
+          ? 'Active: its tools are served to the organizations that switched it on. Disabling it takes them off /mcp at once for everyone; the switches are kept.'
+          : 'Disabled: none of its tools is served. Enabling it serves them again where it is switched on.'}
+      </p>
+      <button type="button" onClick={change} disabled={pending} className={buttonClass(active ? 'danger-outline' : 'primary')}>
+        {active ? 'Disable connector' : 'Enable connector'}
+      </button>
+    </Section>
+  );
+}
+
+type Org = { slug: string; name: string };
+
+export function OffersForm({ slug, all, offeredTo, orgs }: { slug: string; all: boolean; offeredTo: string[]; orgs: Org[] }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [toAll, setToAll] = useState(all);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function save(form: HTMLFormElement) {
+    const chosen = new FormData(form).getAll('org').map(String);
+    startTransition(async () => {
+      const outcome = await offerConnectorAction({ slug, all: toAll, orgs: toAll ? [] : chosen });
+      if (!outcome.ok) return setError(outcome.error);
+      setError(null);
+      const off = outcome.value.switchedOff;
+      notify('ok', off.length ? `Offers saved; switched off for ${off.join(', ')}.` : 'Offers saved.');
+      router.refresh();
+    });
+  }
+
+  return (
+    <Section id="connector-offers" title="Offered to">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          save(event.currentTarget);
+        }}
+        className="space-y-3"
+        aria-label="Offers"
+      >
+        <fieldset className="space-y-2">
+          <legend className="text-sm text-slate-700">Which organizations’ admins may switch it on. One no longer offered has it switched off.</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="offer" checked={toAll} onChange={() => setToAll(true)} /> Every organization
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="offer" checked={!toAll} onChange={() => setToAll(false)} /> Only these:
+          </label>
+          <ul className="grid gap-1 pl-6 sm:grid-cols-2">
+            {orgs.map((org) => (
+              <li key={org.slug}>
+                <label className="flex items-center gap-2 text-sm break-words">
+                  <input type="checkbox" name="org" value={org.slug} defaultChecked={offeredTo.includes(org.slug)} disabled={toAll} /> {org.name}{' '}
+                  <code className="text-xs text-slate-500">{org.slug}</code>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        <FormAlert message={error} />
+        <button type="submit" disabled={pending} className={buttonClass('primary')}>
+          {pending ? 'Saving…' : 'Save offers'}
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+export function DeleteConnector({ slug, name }: { slug: string; name: string }) {
+  const router = useRouter();
+  const notify = useToast();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function remove(form: HTMLFormElement) {
+    const confirm = String(new FormData(form).get('confirm') ?? '');
+    startTransition(async () => {
+      const outcome = await removeConnectorAction({ slug, confirm });
+      if (!outcome.ok) return setError(outcome.error);
+      notify('ok', `${name} was deleted.`);
+      router.push('/admin/instance/connectors');
+    });
+  }
+
+  return (
+    <Section id="connector-delete" title="Delete">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          remove(event.currentTarget);
+        }}
+        className="space-y-3"
+        aria-label="Delete the connector"
+      >
+        <p className="text-sm text-slate-700">Deletes the connector, its tools and every organization’s switch for it. Its tools are gone from /mcp at once.</p>
+        <div className="space-y-1">
+          <label htmlFor="delete-confirm" className="block text-sm font-medium">
+            Type <code>{slug}</code> to confirm
+          </label>
+          <input id="delete-confirm" name="confirm" autoComplete="off" spellCheck={false} className={inputClass} />
+        </div>
+        <FormAlert message={error} />
+        <button type="submit" disabled={pending} className={buttonClass('danger')}>
+          {pending ? 'Deleting…' : 'Delete connector'}
+        </button>
+      </form>
+    </Section>
+  );
+}
