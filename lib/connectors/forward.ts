@@ -59,10 +59,16 @@ export type ForwardRequest = {
 type CallContext = { headers: Record<string, string>; fail: (error: UpstreamError) => void };
 const currentCall = new AsyncLocalStorage<CallContext>();
 
-type Circuit = { failures: number; openUntil: number };
+/** A connector's failures in a row, at the URL they happened at: a connector moved to a new URL starts closed. */
+type Circuit = { url: string; failures: number; openUntil: number };
 
 function circuits(): Map<string, Circuit> {
   return processSingleton('connectorCircuits', () => new Map<string, Circuit>());
+}
+
+function circuitOf(connector: { id: string; url: string }): Circuit | undefined {
+  const circuit = circuits().get(connector.id);
+  return circuit?.url === connector.url ? circuit : undefined;
 }
 
 /**
@@ -71,8 +77,8 @@ function circuits(): Map<string, Circuit> {
  */
 export type CircuitState = { state: 'closed' } | { state: 'failing'; failures: number } | { state: 'open'; failures: number; retryInSeconds: number };
 
-export function circuitState(connectorId: string): CircuitState {
-  const circuit = circuits().get(connectorId);
+export function circuitState(connector: { id: string; url: string }): CircuitState {
+  const circuit = circuitOf(connector);
   if (!circuit || circuit.failures === 0) return { state: 'closed' };
   const now = Date.now();
   if (circuit.openUntil > now) return { state: 'open', failures: circuit.failures, retryInSeconds: Math.ceil((circuit.openUntil - now) / 1000) };
@@ -81,7 +87,7 @@ export function circuitState(connectorId: string): CircuitState {
 
 export async function forwardToolCall(request: ForwardRequest): Promise<ForwardOutcome> {
   const { connector } = request;
-  const circuit = circuits().get(connector.id);
+  const circuit = circuitOf(connector);
   const now = Date.now();
   if (circuit && circuit.openUntil > now) {
     return { ok: false, failure: { kind: 'circuit_open', retryInSeconds: Math.ceil((circuit.openUntil - now) / 1000) }, upstreamMs: null };
@@ -112,7 +118,7 @@ export async function forwardToolCall(request: ForwardRequest): Promise<ForwardO
     // A connection that failed is not used again; a slow answer, a bad one or a refused credential says
     // nothing against the connection, which other calls may be using.
     if (outcome.failure.kind === 'unreachable' || outcome.failure.kind === 'session_gone') retireClient(connector);
-    countFailure(connector.id);
+    countFailure(connector);
   } else {
     // The upstream answered (with an error): it is alive.
     circuits().delete(connector.id);
@@ -243,11 +249,11 @@ function isToolsCall(body: unknown): boolean {
   }
 }
 
-function countFailure(connectorId: string): void {
-  const circuit = circuits().get(connectorId) ?? { failures: 0, openUntil: 0 };
+function countFailure(connector: ConnectorEndpoint): void {
+  const circuit = circuitOf(connector) ?? { url: connector.url, failures: 0, openUntil: 0 };
   circuit.failures++;
   if (circuit.failures >= CIRCUIT_FAILURES) circuit.openUntil = Date.now() + CIRCUIT_OPEN_MS;
-  circuits().set(connectorId, circuit);
+  circuits().set(connector.id, circuit);
 }
 
 function firstLine(error: unknown): string {

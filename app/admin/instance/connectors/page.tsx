@@ -47,7 +47,7 @@ export default async function InstanceConnectorsPage() {
                     </div>
                     <p className="flex flex-wrap gap-2">
                       {connector.status === 'active' ? <Badge tone="good">Active</Badge> : <Badge tone="bad">Disabled</Badge>}
-                      <CircuitBadge state={circuitState(connector.id)} />
+                      <CircuitBadge state={circuitState(connector)} />
                     </p>
                   </div>
                   <HeldTools slug={connector.slug} held={held} />

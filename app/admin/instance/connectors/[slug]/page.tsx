@@ -35,7 +35,7 @@ export default async function ConnectorSettingsPage({ params }: { params: Promis
       </PageHeading>
       <p className="flex flex-wrap gap-2">
         {connector.status === 'active' ? <Badge tone="good">Active</Badge> : <Badge tone="bad">Disabled</Badge>}
-        <CircuitBadge state={circuitState(connector.id)} />
+        <CircuitBadge state={circuitState(connector)} />
         <Badge>{connector.tools.length === 1 ? '1 tool' : `${connector.tools.length} tools`}</Badge>
         <span className="text-sm text-slate-600">
           Last refresh: {connector.lastRefreshedAt ? <span title={exactTime(connector.lastRefreshedAt)}>{relativeTime(connector.lastRefreshedAt)}</span> : 'never'}

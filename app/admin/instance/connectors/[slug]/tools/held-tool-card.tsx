@@ -10,7 +10,7 @@ const REASONS: Record<string, string> = {
   new: 'New: the upstream added it after the connector was pinned. Nothing of it was approved before.',
   changed: 'Changed: its definition differs from the pinned one. The tool is left out of /mcp until you decide.',
   invalid: 'Invalid: its definition now fails a check. The pinned one is kept; there is nothing to approve until the upstream fixes it.',
-  moved: 'Moved: the connector’s upstream moved, so what it lists there waits for you to look at it again.',
+  moved: 'Moved: the connector’s URL changed, so this definition now comes from another server and waits for you to look at it again.',
 };
 
 export function holdReasonText(reason: string | null): string {
