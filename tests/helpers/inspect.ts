@@ -27,5 +27,8 @@ export async function inspectDatabase<T>(server: RunningServer, work: (query: Qu
   } finally {
     await pglite.close();
   }
-  return { result, server: await startServer(server.restartOptions) };
+  // The restarted process takes the place of the halted one in the caller's own object, so that whoever
+  // holds `server` (an afterAll's stop above all) controls it: a caller that ignored the returned server
+  // used to leave it running after its tests, one more server on the machine for the rest of the run.
+  return { result, server: Object.assign(server, await startServer(server.restartOptions)) };
 }

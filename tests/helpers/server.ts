@@ -29,6 +29,8 @@ export type RunningServer = {
   /** Sends `signal` to the process (SIGKILL: a crash) and resolves with how it exited; data and port are kept. */
   signal(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   restartOptions: StartOptions;
+  /** Closes the pipes the server writes its log to, as when the process reading them dies; resolves with how it then exits. */
+  closeOutput(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 };
 
@@ -85,6 +87,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     output: () => output,
     halt: () => stopProcess(child),
     signal: (signal) => signalProcess(child, signal),
+    closeOutput: () => {
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+      child.stdout.destroy();
+      child.stderr.destroy();
+      return exited;
+    },
     restartOptions: { ...options, port, keepData: { dataDir }, postgres: postgres ?? undefined, env, seedPostgres: false },
     async stop() {
       await stopProcess(child);

@@ -340,3 +340,28 @@ function slowPost(port: number, token: string, body: string) {
   });
   return { reply, headersSent: sent, finish: () => finish() };
 }
+
+// The process that reads the server's log goes away (npm start killed, a closed pipe): every write fails
+// with EPIPE. The server stops as on SIGTERM (lib/server/shutdown.ts) instead of spinning on logging its
+// own failure to log, which held a core at 100 % and stopped it answering.
+describe('the server whose log pipe closes', () => {
+  it('stops with 141 once it cannot write its log, instead of spinning', async () => {
+    const server = await startServer({ database: 'embedded' });
+    try {
+      const exited = server.closeOutput();
+      // A request for a server action that does not exist: Next.js logs it at once.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await fetch(`${server.url}/login`, {
+          method: 'POST',
+          headers: { 'next-action': 'f'.repeat(42), 'content-type': 'text/plain;charset=UTF-8' },
+          body: '[]',
+          signal: AbortSignal.timeout(5_000),
+        }).catch(() => null);
+      }
+      const outcome = await Promise.race([exited, pause(20_000).then(() => 'still running' as const)]);
+      expect(outcome).toEqual({ code: 141, signal: null });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
