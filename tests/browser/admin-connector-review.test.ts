@@ -5,6 +5,7 @@
 // accessibility scan and fits a desktop and a phone without sideways scrolling.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../helpers/screenshots';
 import { expectAccessible } from '../helpers/accessibility';
 import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
@@ -88,6 +89,7 @@ describe.runIf(HAS_CHROMIUM)('the held-tools review page of the instance console
     await card.waitFor();
     expect(await fitsWidth(page)).toBe(true);
     await expectAccessible(page, 'connector review');
+    await screenshot(page, 'instance-connector-review');
 
     // Side by side: the pinned description on the left, the held one on the right, on one row.
     const pinned = card.locator('[data-side="pinned"]').nth(1); // [0] is the title, which neither has

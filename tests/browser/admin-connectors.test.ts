@@ -4,6 +4,7 @@
 // asks first and says what happens. Both pages pass an accessibility scan and fit a desktop and a phone.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../helpers/screenshots';
 import { expectAccessible } from '../helpers/accessibility';
 import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
@@ -86,6 +87,7 @@ describe.runIf(HAS_CHROMIUM)('the Connectors page of the org console', () => {
     expect(await connector.getAttribute('aria-checked')).toBe('true');
     expect((await listed()).filter((name) => name.startsWith('notes__'))).toEqual(['notes__search', 'notes__write_note']);
     await expectAccessible(page, 'admin connectors, one on');
+    await screenshot(page, 'admin-connectors');
 
     await page.getByRole('link', { name: 'Switch its tools one by one on the Tools tab' }).click();
     await page.waitForURL(`${running.server.url}/admin/acme/tools#connector-notes`);

@@ -4,6 +4,7 @@
 // phone without sideways scrolling.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../helpers/screenshots';
 import { expectAccessible } from '../helpers/accessibility';
 import { HAS_CHROMIUM, serverAndBrowser } from '../helpers/browser';
 import { signInOnPage } from '../helpers/consent-browser';
@@ -70,6 +71,7 @@ describe.runIf(HAS_CHROMIUM)('the Connectors pages of the instance console', () 
     await page.waitForURL(/\/admin\/instance\/connectors\/new$/);
     await addNotes(page, 'notes');
     await expectAccessible(page, 'add a connector, tested');
+    await screenshot(page, 'instance-connector-add');
     expect(await fitsWidth(page)).toBe(true);
     await page.getByRole('button', { name: 'Add connector' }).click();
     await page.waitForURL(/\/admin\/instance\/connectors\/notes$/);
@@ -90,6 +92,7 @@ describe.runIf(HAS_CHROMIUM)('the Connectors pages of the instance console', () 
     const card = page.getByRole('article', { name: /Acme Notes/ });
     expect(await card.textContent()).toMatch(/Active.*Circuit closed.*2 active.*1 header.*nobody.*no organization/s);
     await expectAccessible(page, 'instance connectors, one');
+    await screenshot(page, 'instance-connectors');
     await card.getByRole('link', { name: 'Settings of Acme Notes' }).click();
     await page.waitForURL(/\/admin\/instance\/connectors\/notes$/);
 
