@@ -140,18 +140,26 @@ async function callOnce(request: ForwardRequest, target: UpstreamTarget): Promis
   // A failure seen by the fetch while the answer streams in (too large, cut off), or the connector's
   // timeout, ends the call at once (the SDK then cancels it upstream). The timeout is kept here rather
   // than left to the SDK, whose timeout error has a code an upstream may answer with too.
-  const local = new AbortController();
+  //
+  // The call's signal is a plain controller's, aborted by hand when the caller goes away, and never
+  // AbortSignal.any([...]): Node keeps a composite signal that has an abort listener alive until it aborts
+  // (so that the listener still fires), and the SDK never removes the listener it adds. Each call then kept
+  // its whole request in memory, about 30 kB, until the process ran out of heap.
+  const call = new AbortController();
   let failure: UpstreamError | null = null;
   const fail = (error: UpstreamError) => {
     failure ??= error;
-    local.abort(error);
+    call.abort(error);
   };
+  const callerGone = () => call.abort(request.signal.reason);
+  if (request.signal.aborted) callerGone();
+  else request.signal.addEventListener('abort', callerGone, { once: true });
   const context: CallContext = { headers: request.headers ? await request.headers() : {}, fail };
   const timer = setTimeout(() => fail(new UpstreamError(`the upstream did not answer within ${target.timeoutMs} ms`, 'timeout')), target.timeoutMs);
   try {
     const result = await currentCall.run(context, () =>
       client.request({ method: 'tools/call', params: { name: request.upstreamName, arguments: request.args } }, CallToolResultSchema, {
-        signal: AbortSignal.any([request.signal, local.signal]),
+        signal: call.signal,
         // A backstop only: the timer above ends the call first.
         timeout: target.timeoutMs + SDK_TIMEOUT_MARGIN_MS,
       }),
@@ -162,6 +170,7 @@ async function callOnce(request: ForwardRequest, target: UpstreamTarget): Promis
     return { ok: false, failure: failure ?? upstreamError(error, target) };
   } finally {
     clearTimeout(timer);
+    request.signal.removeEventListener('abort', callerGone);
   }
 }
 
