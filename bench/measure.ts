@@ -68,7 +68,7 @@ export async function maxThroughput(url: string, scenario: Scenario, seconds: nu
 /**
  * Sends `rate` requests per second for `seconds`, each at its scheduled time whether or not earlier ones
  * were answered (up to 32 sockets, as many as the throughput run). A request's latency counts from when
- * it was due, not from when a socket was free, so a server that falls behind shows it.
+ * it was due (or was sent, if earlier), not from when a socket was free, so a server that falls behind shows it.
  */
 export async function latencyAt(url: string, scenario: Scenario, seconds: number, rate: number): Promise<Latency> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -88,9 +88,12 @@ export async function latencyAt(url: string, scenario: Scenario, seconds: number
       notSent++;
       continue;
     }
+    // A timer may wake up to a millisecond early (its clock counts whole milliseconds): a request sent
+    // before it was due counts from when it was sent, never from a moment ahead of it.
+    const countedFrom = Math.min(dueAt, performance.now());
     inFlight.push(
       send(agent, target, next).then(({ status, body }) => {
-        latencies.push(performance.now() - dueAt);
+        latencies.push(performance.now() - countedFrom);
         const counted = typeof status === 'number' ? countedStatus(scenario, status, body) : status;
         statuses[counted] = (statuses[counted] ?? 0) + 1;
         if (typeof status === 'number') next.answered?.(status, body);
