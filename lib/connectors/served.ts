@@ -52,19 +52,26 @@ export async function listedConnectorTools(orgId: string): Promise<ListedConnect
   return rows.map((row) => ({ exposedName: row.exposed_name, definition: row.definition, scope: requiredScope(row.definition, row.scope_override) }));
 }
 
-const CALLED = {
-  name: 'gatehouse_connector_tool_called',
-  text: `
-SELECT t.exposed_name, t.upstream_name, t.status AS tool_status, COALESCE(t.pinned, t.held) AS definition, t.scope_override,
-       c.id, c.slug, c.name, c.url, c.timeout_ms, c.credential_sealed,
-       c.token_url, c.token_client_id, c.token_client_secret_sealed, c.token_client_auth, c.token_scope, c.token_resource
-  FROM connector_tools t
-  JOIN connectors c      ON c.id = t.connector_id
-  JOIN org_connectors oc ON oc.connector_id = c.id AND oc.org_id = $1
- WHERE t.exposed_name = $2 AND c.status = 'active'`,
-};
+/**
+ * The connector tool of exposed name `name` when its connector is on for organization `orgId` (both SQL
+ * expressions), as a SELECT. Shared with /mcp's caller lookup (access-lookup.ts), which reads the tool a
+ * 2026-07-28 request names in its headers in the same statement: one text, so the two reads cannot differ.
+ */
+export function calledToolSelect(orgId: string, name: string): string {
+  return `
+SELECT ct.exposed_name, ct.upstream_name, ct.status AS tool_status, COALESCE(ct.pinned, ct.held) AS definition, ct.scope_override,
+       cn.id, cn.slug, cn.name, cn.url, cn.timeout_ms, cn.credential_sealed,
+       cn.token_url, cn.token_client_id, cn.token_client_secret_sealed, cn.token_client_auth, cn.token_scope, cn.token_resource
+  FROM connector_tools ct
+  JOIN connectors cn      ON cn.id = ct.connector_id
+  JOIN org_connectors oco ON oco.connector_id = cn.id AND oco.org_id = ${orgId}
+ WHERE ct.exposed_name = ${name} AND cn.status = 'active'`;
+}
 
-type CalledRow = {
+const CALLED = { name: 'gatehouse_connector_tool_called', text: calledToolSelect('$1', '$2') };
+
+/** A row of calledToolSelect. */
+export type CalledToolRow = {
   exposed_name: string;
   upstream_name: string;
   tool_status: string;
@@ -84,15 +91,23 @@ type CalledRow = {
   token_resource: string | null;
 };
 
+/** Only names that could be a connector tool's (`<slug>__<tool>`, at most 64 characters) reach the database. */
+export function couldBeConnectorTool(name: string): boolean {
+  return name.includes('__') && name.length <= 64;
+}
+
 /**
  * The connector tool of that exposed name, when its connector is switched on for the organization; null
  * when there is none (an unknown tool, to the caller: whether another organization has it is not its business).
  */
 export async function calledConnectorTool(orgId: string, exposedName: string): Promise<CalledConnectorTool | null> {
-  // Only names that could be a connector tool reach the database.
-  if (!exposedName.includes('__') || exposedName.length > 64) return null;
-  const [row] = await queryRows<CalledRow>(CALLED, [orgId, exposedName]);
-  if (!row) return null;
+  if (!couldBeConnectorTool(exposedName)) return null;
+  const [row] = await queryRows<CalledToolRow>(CALLED, [orgId, exposedName]);
+  return row ? calledToolOf(row) : null;
+}
+
+/** The row read as a tool to gate and forward. */
+export function calledToolOf(row: CalledToolRow): CalledConnectorTool {
   return {
     exposedName: row.exposed_name,
     upstreamName: row.upstream_name,

@@ -1,6 +1,7 @@
 // Everything one /mcp call needs to know about its caller, in one statement: the access token's row,
 // and the grant, client, app, person, membership, organization, the org's tool restrictions and the
-// decisions on the client's app it leads to (a block covers every app sharing a mark: lib/apps/decisions.ts).
+// decisions on the client's app it leads to (a block covers every app sharing a mark: lib/apps/decisions.ts);
+// and, when a 2026-07-28 tools/call names a connector tool in its Mcp-Name header, that tool (served.ts).
 // One round trip instead of the provider's token lookup plus six reads in five (the hot path measured in
 // docs/performance.md), and it reads the same rows every time: nothing here is cached across requests, so a
 // revocation, a deactivation or a role change bites on the very next call, on any instance.
@@ -8,6 +9,7 @@
 // The rows are only read here; deciding what they allow is caller.ts's job (callerFrom), so that the
 // equivalence test can feed it the provider's own view of the same token and compare.
 import { queryRows } from '@/lib/db/client';
+import { calledToolSelect, type CalledToolRow } from '@/lib/connectors/served';
 import { storageId } from '@/lib/oauth/adapter';
 
 /** What the statement returns. Every column after the token's may be null: the joins are outer. */
@@ -44,6 +46,11 @@ export type AccessRow = {
   org_app_policy: string | null;
   /** Whether the grant's org approved the client's app itself (an approval covers only that app). */
   app_approved: boolean | null;
+  /**
+   * The connector tool named by the request's headers (a 2026-07-28 tools/call's Mcp-Name), as served.ts
+   * reads it for the grant's org; null when none was named or the org has no such tool switched on.
+   */
+  connector_tool: CalledToolRow | null;
 };
 
 // Outer joins so that a missing grant, client or membership is a refusal with a reason, not "no row".
@@ -81,7 +88,8 @@ SELECT t.payload          AS token_payload,
          ORDER BY b.id = a.id DESC, d.decided_at LIMIT 1) AS app_blocked_in_org_by,
        o.app_policy::text AS org_app_policy,
        EXISTS (SELECT 1 FROM org_app_decisions d
-                WHERE d.org_id = g.org_id AND d.app_id = a.id AND d.decision = 'approved') AS app_approved
+                WHERE d.org_id = g.org_id AND d.app_id = a.id AND d.decision = 'approved') AS app_approved,
+       (SELECT row_to_json(tool) FROM (${calledToolSelect('g.org_id', '$2::text')}) tool) AS connector_tool
   FROM oidc_models t
   LEFT JOIN grants g        ON g.id = t.grant_id
   LEFT JOIN clients c       ON c.client_id = g.client_id
@@ -92,9 +100,12 @@ SELECT t.payload          AS token_payload,
  WHERE t.model = 'AccessToken' AND t.id = $1`,
 };
 
-/** The rows behind an access token value, or null when no access token is stored under it. */
-export async function lookupAccess(tokenValue: string): Promise<AccessRow | null> {
+/**
+ * The rows behind an access token value, or null when no access token is stored under it; with them, the
+ * connector tool `connectorTool` names, when given (a name that could be one: served.ts).
+ */
+export async function lookupAccess(tokenValue: string, connectorTool: string | null = null): Promise<AccessRow | null> {
   // Tokens are stored under their hash (adapter.ts): the value itself never reaches the database.
-  const rows = await queryRows<AccessRow>(ACCESS_LOOKUP, [storageId('AccessToken', tokenValue)]);
+  const rows = await queryRows<AccessRow>(ACCESS_LOOKUP, [storageId('AccessToken', tokenValue), connectorTool]);
   return rows[0] ?? null;
 }

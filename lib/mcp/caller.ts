@@ -3,6 +3,7 @@
 // restrictions). Nothing is cached: a revocation, a deactivation or a role change shows on the very next
 // call. The rows come from one statement (access-lookup.ts); what they allow is decided here.
 import { permissionsOf, type Permission } from '@/lib/auth/permissions';
+import { calledToolOf, couldBeConnectorTool, type CalledConnectorTool } from '@/lib/connectors/served';
 import type { Role } from '@/lib/generated/prisma/enums';
 import { CLOCK_TOLERANCE_SECONDS } from '@/lib/oauth/provider';
 import { canonicalResource, mcpResource } from '@/lib/oauth/resource';
@@ -39,9 +40,19 @@ export function bearerToken(authorization: string | null): string {
   return match[1]!;
 }
 
-/** Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. */
-export async function resolveCaller(authorization: string | null): Promise<Caller> {
-  return callerFrom(await lookupAccess(bearerToken(authorization)));
+/** A connector tool read with the caller, by the name the request's headers gave before its body was read. */
+export type NamedConnectorTool = { name: string; tool: CalledConnectorTool | null };
+
+/**
+ * Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. With `connectorTool` (a
+ * name from the request's headers: negotiation.ts, calledToolHint), that tool is read in the same
+ * statement, so a call to it makes no second round trip.
+ */
+export async function resolveCaller(authorization: string | null, connectorTool: string | null = null): Promise<{ caller: Caller; named: NamedConnectorTool | null }> {
+  const name = connectorTool !== null && couldBeConnectorTool(connectorTool) ? connectorTool : null;
+  const row = await lookupAccess(bearerToken(authorization), name);
+  const caller = callerFrom(row);
+  return { caller, named: name === null ? null : { name, tool: row?.connector_tool ? calledToolOf(row.connector_tool) : null } };
 }
 
 /**

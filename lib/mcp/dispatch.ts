@@ -6,7 +6,7 @@ import { IDENTITY_HEADER, identityAssertion } from '@/lib/connectors/identity-as
 import { type CalledConnectorTool, calledConnectorTool, type ListedConnectorTool, listedConnectorTools } from '@/lib/connectors/served';
 import { isMcpScope } from '@/lib/oauth/scopes';
 import type { CallOutcome } from './call-outcome';
-import type { Caller } from './caller';
+import type { Caller, NamedConnectorTool } from './caller';
 import { insufficientScopeChallenge } from './challenges';
 import { JSON_RPC, McpError } from './errors';
 import { type GatedTool, passConnectorGates, passGates, toolAvailability } from './gates';
@@ -38,9 +38,19 @@ const CAPABILITIES = {
 /** Methods whose results are lists (and carry cache hints under 2026-07-28). */
 const LIST_METHODS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover']);
 
-/** `signal` is aborted when the caller goes away: a forwarded call is then cancelled upstream. */
-export async function dispatch(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
-  const dispatched = await route(caller, rules, method, params, signal);
+/**
+ * `signal` is aborted when the caller goes away: a forwarded call is then cancelled upstream. `named` is a
+ * connector tool already read with the caller (caller.ts), used only for a call to exactly that name.
+ */
+export async function dispatch(
+  caller: Caller,
+  rules: VersionRules,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  named: NamedConnectorTool | null = null,
+): Promise<Dispatched> {
+  const dispatched = await route(caller, rules, method, params, signal, named);
   if (rules.resultType) dispatched.result = { resultType: 'complete', ...dispatched.result };
   if (rules.cacheHints && LIST_METHODS.has(method)) dispatched.result = { ...dispatched.result, ...CACHE_HINTS };
   if (rules.serverInfoInMeta) {
@@ -49,7 +59,7 @@ export async function dispatch(caller: Caller, rules: VersionRules, method: stri
   return dispatched;
 }
 
-async function route(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
+async function route(caller: Caller, rules: VersionRules, method: string, params: Record<string, unknown>, signal: AbortSignal, named: NamedConnectorTool | null): Promise<Dispatched> {
   const legacy = rules.handshake === 'initialize';
   switch (method) {
     case 'initialize':
@@ -73,7 +83,7 @@ async function route(caller: Caller, rules: VersionRules, method: string, params
       return { outcome: 'ok', result: { tools: [...listed.map(({ tool }) => describeTool(tool)), ...connectorTools.map(describeConnectorTool)] } };
     }
     case 'tools/call':
-      return callTool(caller, params, signal);
+      return callTool(caller, params, signal, named);
     case 'resources/list':
       requireAnyMcpScope(caller);
       return { outcome: 'ok', result: listResources(caller) };
@@ -109,12 +119,12 @@ function initialize(params: Record<string, unknown>) {
   };
 }
 
-async function callTool(caller: Caller, params: Record<string, unknown>, signal: AbortSignal): Promise<Dispatched> {
+async function callTool(caller: Caller, params: Record<string, unknown>, signal: AbortSignal, named: NamedConnectorTool | null): Promise<Dispatched> {
   const name = requireString(params, 'name');
   const args: unknown = params.arguments ?? {};
   const tool = findTool(name);
   if (!tool) {
-    const connectorTool = await calledConnectorTool(caller.orgId, name);
+    const connectorTool = named?.name === name ? named.tool : await calledConnectorTool(caller.orgId, name);
     if (!connectorTool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
     return callConnectorTool(caller, connectorTool, args, signal);
   }

@@ -16,7 +16,7 @@ import { resolveCaller, type Caller } from './caller';
 import { parseEnvelope, MAX_BODY_BYTES, type JsonRpcMessage } from './envelope';
 import { dispatch } from './dispatch';
 import { JSON_RPC, McpError, type CallSubject, type JsonRpcId } from './errors';
-import { checkVersionRules, negotiateVersion } from './negotiation';
+import { calledToolHint, checkVersionRules, negotiateVersion } from './negotiation';
 import { corsHeaders, isAllowedOrigin, jsonRpcError, jsonRpcResult, preflight } from './respond';
 import type { VersionRules } from './versions';
 import { processSingleton } from '@/lib/server/process-singleton';
@@ -44,8 +44,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     if (request.method !== 'POST') throw new McpError(JSON_RPC.INVALID_REQUEST, 'Method not allowed: use POST', 405, { headers: { Allow: 'POST' } });
     // 2. Origin (DNS-rebinding protection): browsers send it; other clients usually do not.
     if (origin !== null && !isAllowedOrigin(origin)) throw new McpError(JSON_RPC.INVALID_REQUEST, `Origin not allowed: ${origin}`, 403);
-    // 3–4. Token, grant, person, membership, role, plan, tool restrictions — read fresh, in one statement.
-    context.caller = await resolveCaller(request.headers.get('authorization'));
+    // 3–4. Token, grant, person, membership, role, plan, tool restrictions — read fresh, in one statement;
+    // under 2026-07-28 also the connector tool a tools/call names in its Mcp-Name header (checked against
+    // the body in step 7: the body's name decides).
+    const resolved = await resolveCaller(request.headers.get('authorization'), calledToolHint(request.headers));
+    context.caller = resolved.caller;
     // 5. Rate limit, per grant.
     const budget = await takeFromGrantBudget(context.caller.grantId);
     if (!budget.allowed) {
@@ -63,7 +66,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       outcome = 'notification';
       response = new Response(null, { status: 202 });
     } else {
-      const dispatched = await dispatch(context.caller, context.rules, context.message.method, context.message.params, request.signal);
+      const dispatched = await dispatch(context.caller, context.rules, context.message.method, context.message.params, request.signal, resolved.named);
       outcome = dispatched.outcome;
       toolName = dispatched.toolName ?? null;
       connector = dispatched.connector ?? null;

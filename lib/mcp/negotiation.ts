@@ -41,6 +41,21 @@ export function checkVersionRules(rules: VersionRules, headers: Headers, message
   return rules.readsTraceContext ? traceIdOf(meta.traceparent) : null;
 }
 
+/**
+ * The tool a 2026-07-28 tools/call names in its Mcp-Name header, read before the body so that a connector
+ * tool can be read with the caller, in the same statement (access-lookup.ts). A hint only: the body's name
+ * decides, and checkVersionRules refuses a request whose header disagrees with it. Null for any other
+ * revision or method, and for a value that is not validly encoded (checkVersionRules then says why).
+ */
+export function calledToolHint(headers: Headers): string | null {
+  const version = headers.get('mcp-protocol-version')?.trim();
+  if (!version || !isSupported(version) || !VERSIONS[version].checksStandardHeaders) return null;
+  const method = headers.get('mcp-method');
+  if (method === null || decodeHeaderValue(method) !== 'tools/call') return null;
+  const name = headers.get('mcp-name');
+  return name === null ? null : decodeHeaderValue(name);
+}
+
 function checkHeader(headers: Headers, name: string, expected: string, required: boolean): void {
   const raw = headers.get(name);
   if (raw === null) {

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { inspectDatabase } from '../helpers/inspect';
 import { deeplyNested, type HostileAnswer, type HostileUpstream, jsonRpcResult, startHostileUpstream } from '../helpers/hostile-upstream';
-import { type McpReply, postMcp, rpc } from '../helpers/mcp';
+import { type McpReply, postMcp, rpc, rpc2026 } from '../helpers/mcp';
 import { connect, register, type Tokens } from '../helpers/oauth';
 import { freePort, type RunningServer, startServer, TEST_DEMO_PASSWORD } from '../helpers/server';
 import {
@@ -395,6 +395,67 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     const direct = await withoutUpstream(main, () => call(initech, 'main__search', { text: 'i' }));
     expect(direct.body!.error?.code, direct.text).toBe(-32602);
     expectInBandError(await withoutUpstream(main, () => execute(initech, 'main__search', { text: 'i' })), /main__search/);
+  });
+
+  it('answers a 2026-07-28 call, whose tool is read with the caller by its Mcp-Name header, exactly as the same call under 2025-11-25', async () => {
+    const call2026 = (tokens: Tokens, name: string, args: unknown = {}, headers: Record<string, string> = {}) => {
+      const request = rpc2026('tools/call', { name, arguments: args });
+      return postMcp(server.url, tokens.access_token, request.body, { ...request.headers, ...headers });
+    };
+    /** What a client learns from an answer, without what 2026-07-28 adds to every result. */
+    const seen = (reply: McpReply) => {
+      const { resultType: _resultType, _meta: _serverMeta, ...result } = reply.body?.result ?? {};
+      return { status: reply.status, challenge: reply.headers.get('www-authenticate'), error: reply.body?.error?.code ?? null, result };
+    };
+    const acme = (await sql.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'acme'`)).rows[0]!.id;
+    const cases: [string, Tokens, string, unknown][] = [
+      ['a read-only tool', member, 'main__search', { text: 'same' }],
+      ['a tool that writes', member, 'main__write_note', { text: 'same' }],
+      ['structured content', member, 'main__add', { a: 1, b: 2 }],
+      ['a scope the grant lacks', memberRead, 'main__write_note', { text: 'x' }],
+      ['a viewer', viewer, 'main__search', { text: 'v' }],
+      ['arguments that are not an object', member, 'main__search', ['a']],
+      ['an unknown tool of a known connector', member, 'main__no_such_tool', {}],
+      ['an unknown connector', member, 'nosuch__search', {}],
+    ];
+    for (const [what, tokens, name, args] of cases) {
+      const before = await call(tokens, name, args);
+      expect(seen(await call2026(tokens, name, args)), what).toEqual(seen(before));
+    }
+    // The header in its encoded form names the same tool.
+    const encoded = await call2026(member, 'main__search', { text: 'encoded' }, { 'mcp-name': `=?base64?${Buffer.from('main__search').toString('base64')}?=` });
+    expect(textOf(encoded)).toBe(JSON.stringify({ text: 'encoded' }));
+
+    // Read with the caller means read on this very call: a restriction, a connector switched off for the
+    // org, bite at once, as under 2025-11-25.
+    await sql.query(`INSERT INTO tool_restrictions (org_id, tool_name) VALUES ($1, 'main__search')`, [acme]);
+    try {
+      expectInBandError(await withoutUpstream(main, () => call2026(member, 'main__search', { text: 'r' })), /turned off/);
+    } finally {
+      await sql.query(`DELETE FROM tool_restrictions WHERE org_id = $1 AND tool_name = 'main__search'`, [acme]);
+    }
+    const enabled = await sql.query(`DELETE FROM org_connectors WHERE org_id = $1 AND connector_id = (SELECT id FROM connectors WHERE slug = 'spare') RETURNING *`, [acme]);
+    expect(enabled.rowCount).toBe(1);
+    try {
+      const off = await withoutUpstream(spare, () => call2026(member, 'spare__spare_tool', { text: 'off' }));
+      expect(off.body!.error?.code, off.text).toBe(-32602);
+    } finally {
+      const row = enabled.rows[0]!;
+      await sql.query(`INSERT INTO org_connectors (org_id, connector_id, enabled_at) VALUES ($1, $2, $3)`, [row.org_id, row.connector_id, row.enabled_at]);
+    }
+    expect(textOf(await call2026(member, 'spare__spare_tool', { text: 'on' }))).toBe(JSON.stringify({ text: 'on' }));
+
+    // The body decides: a header naming another tool than the body is refused before anything is called,
+    // so the tool read for the header can never stand in for the one called.
+    for (const [header, body] of <[string, string][]>[
+      ['main__search', 'main__write_note'],
+      ['main__write_note', 'main__search'],
+      ['spare__spare_tool', 'main__search'],
+    ]) {
+      const mismatched = await withoutUpstream(main, () => call2026(memberRead, body, { text: 'm' }, { 'mcp-name': header }));
+      expect(mismatched.status, mismatched.text).toBe(400);
+      expect(mismatched.body!.error.message).toMatch(/Mcp-Name/);
+    }
   });
 
   it(

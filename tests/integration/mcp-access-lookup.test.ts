@@ -71,6 +71,8 @@ async function referenceRow(provider: Provider, value: string): Promise<AccessRo
     membership_status: membership?.status ?? null,
     restricted_tools: grant ? grant.org.toolRestrictions.map((restriction) => restriction.toolName) : null,
     ...(await appColumns(grant)),
+    // No connector tool is named here (connectors-mcp.test.ts shows a named one read with the caller).
+    connector_tool: null,
   };
 }
 
