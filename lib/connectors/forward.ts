@@ -26,7 +26,7 @@ import { upstreamTarget } from './credentials';
 import type { ConnectorEndpoint } from './served';
 import { openUpstream, type UpstreamTarget, upstreamError } from './upstream';
 import { UpstreamError } from './upstream-errors';
-import { cappedFetch } from './upstream-http';
+import { cappedFetch, headerRecord } from './upstream-http';
 import { bearerFetch, refusedAccessToken } from './upstream-auth';
 
 export { closeConnectorClients } from './client-pool';
@@ -210,9 +210,7 @@ function forwardingFetch(limit: number): typeof fetch {
   const capped = cappedFetch(limit);
   return async (input, init) => {
     const call = currentCall.getStore();
-    const headers = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(call?.headers ?? {})) headers.set(name, value);
-    const response = await capped(input, { ...init, headers });
+    const response = await capped(input, call ? { ...init, headers: headerRecord(init?.headers, call.headers) } : init);
     // Only the answer to the call's own tools/call is watched: an answer Gatehouse posts back during the call
     // (-32601 to a sampling request) is the upstream's 202, whose body the SDK drops.
     // A JSON answer's failure fails the SDK's own read of it, and with it the call; only a stream of events,

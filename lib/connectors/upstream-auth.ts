@@ -32,6 +32,7 @@ import type { SealedClientCredentials } from './client-credentials';
 import { openSealedClientSecret } from './credentials';
 import type { UpstreamTarget } from './upstream';
 import { UpstreamError } from './upstream-errors';
+import { headerRecord } from './upstream-http';
 
 /** Which connector's token, from what configuration; `timeoutMs` is the connector's. */
 export type TokenSource = { slug: string; credentials: SealedClientCredentials; timeoutMs: number };
@@ -124,9 +125,7 @@ export function bearerFetch(target: UpstreamTarget, base: typeof fetch): typeof 
   if (!source) return base;
   return async (input, init) => {
     const token = await accessToken(source);
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    const response = await base(input, { ...init, headers });
+    const response = await base(input, { ...init, headers: headerRecord(init?.headers, { authorization: `Bearer ${token}` }) });
     if (response.status === 401) forgetAccessToken(source, token);
     return response;
   };

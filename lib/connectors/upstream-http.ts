@@ -33,7 +33,7 @@ export function cappedFetch(limit: number): typeof fetch {
     try {
       answer = await request(url, {
         method: (init.method ?? 'GET') as 'GET',
-        headers: Object.fromEntries(new Headers(init.headers)),
+        headers: headerRecord(init.headers),
         body,
         signal,
         dispatcher: agent(),
@@ -81,6 +81,19 @@ export function cappedFetch(limit: number): typeof fetch {
     );
     return new Response(counted, { status, headers });
   };
+}
+
+/**
+ * Request headers as the plain object undici takes, names in lower case, with `extra` set over them. A plain
+ * object is copied as it is, without a Headers object between (one per request is what the SDK builds).
+ */
+export function headerRecord(headers: HeadersInit | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  const record: Record<string, string> = {};
+  if (headers instanceof Headers) headers.forEach((value, name) => (record[name] = value));
+  else if (Array.isArray(headers)) for (const [name, value] of headers) record[name!.toLowerCase()] = value!;
+  else if (headers) for (const [name, value] of Object.entries(headers)) record[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(extra)) record[name.toLowerCase()] = value;
+  return record;
 }
 
 /** Drops an answer's body unread; the stream's error on being destroyed unread is expected, not a failure. */

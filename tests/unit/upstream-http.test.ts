@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '@/lib/connectors/upstream-errors';
-import { cappedFetch } from '@/lib/connectors/upstream-http';
+import { cappedFetch, headerRecord } from '@/lib/connectors/upstream-http';
 
 const LIMIT = 1000;
 let server: Server;
@@ -111,6 +111,23 @@ describe('upstream HTTP client', () => {
     const pending = fetchCapped(`${base}/slow`, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('caller went away')), 20);
     await expect(pending).rejects.toThrow('caller went away');
+  });
+
+  it('sends headers given in any form once each, names in lower case, the extra ones over them', async () => {
+    const extra = { 'Gatehouse-Identity': 'assertion', authorization: 'Bearer new' };
+    const expected = { accept: 'application/json', authorization: 'Bearer new', 'gatehouse-identity': 'assertion', 'x-api-key': 'k' };
+    for (const given of [
+      new Headers({ Accept: 'application/json', Authorization: 'Bearer old', 'X-Api-Key': 'k' }),
+      [
+        ['Accept', 'application/json'],
+        ['AUTHORIZATION', 'Bearer old'],
+        ['x-api-key', 'k'],
+      ] as [string, string][],
+      { Accept: 'application/json', Authorization: 'Bearer old', 'x-API-key': 'k' },
+    ]) {
+      expect(headerRecord(given, extra)).toEqual(expected);
+    }
+    expect(headerRecord(undefined)).toEqual({});
   });
 
   it('refuses a body that is not a string or bytes', async () => {
