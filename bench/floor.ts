@@ -46,7 +46,8 @@ export async function handlerLatency(databaseUrl: string, tool: string, from: Da
          FROM mcp_calls WHERE tool_name = $1 AND at >= $2 AND at <= $3`,
       [tool, from, to],
     );
-    const [p50 = 0, p90 = 0, p99 = 0] = rows[0]?.p ?? [];
+    // Interpolated between whole milliseconds: a tenth is all the call log's resolution supports.
+    const [p50 = 0, p90 = 0, p99 = 0] = (rows[0]?.p ?? []).map((value) => Math.round(value * 10) / 10);
     return { calls: rows[0]?.calls ?? 0, p50, p90, p99 };
   } finally {
     await sql.end();

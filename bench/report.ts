@@ -68,22 +68,35 @@ export function markdown(report: Report): string {
 }
 
 /**
- * What the gateway costs a connector call, from G, B and H of the same run: G's maximum against B's (both
- * pay the same authorization; target at least 70 %), G's median against B's at the same offered rate
- * (target at most 5 ms above), and H, the same call without Gatehouse.
+ * What the gateway costs a connector call, from one run: G's maximum against B's (both pay the same
+ * authorization; target at least 70 %), G's median against B's at the same offered rate (target at most
+ * 5 ms above); the same for J against I (G and B under 2026-07-28), when measured; and H, the same call
+ * without Gatehouse.
  */
 export function connectorLine(measurements: readonly Measurement[]): string | null {
-  const b = measurements.find((m) => m.key === 'B');
-  const g = measurements.find((m) => m.key === 'G');
-  const h = measurements.find((m) => m.key === 'H');
-  if (!b || !g) return null;
-  const ratio = g.maxRps / b.maxRps;
-  const slower = g.latencyMs.p50 - b.latencyMs.p50;
-  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  const find = (key: string) => measurements.find((m) => m.key === key);
+  const h = find('H');
+  const pairs = [
+    ['B', 'G', ''],
+    ['I', 'J', 'under 2026-07-28, '],
+  ].flatMap(([base, call, revision]) => {
+    const b = find(base!);
+    const g = find(call!);
+    return b && g ? [targetsOf(b, g, revision!)] : [];
+  });
+  if (!find('G') || !pairs.length) return null;
   const direct = h ? `; H, the same call straight to the upstream: ${round(h.maxRps)} req/s, p50 ${h.latencyMs.p50} ms` : '';
+  return `Connector calls: ${pairs.join('; ')}${direct}.`;
+}
+
+function targetsOf(base: Measurement, call: Measurement, revision: string): string {
+  const ratio = call.maxRps / base.maxRps;
+  const slower = call.latencyMs.p50 - base.latencyMs.p50;
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  const [b, g] = [base.key, call.key];
   return (
-    `Connector calls: G/B maximum = ${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)}); G p50 − B p50 = ${round(slower, 1)} ms at ${round(g.fixedRate)} req/s ` +
-    `(target ≤ 5 ms: ${verdict(slower <= 5)})${direct}.`
+    `${revision}${g}/${b} maximum = ${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)}); ${g} p50 − ${b} p50 = ${round(slower, 1)} ms at ${round(call.fixedRate)} req/s ` +
+    `(target ≤ 5 ms: ${verdict(slower <= 5)})`
   );
 }
 

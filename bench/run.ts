@@ -2,11 +2,11 @@
 // database, in one run. Starts the production build, gets real tokens through the real OAuth flow (one
 // grant per client), measures scenarios A–F (bench/scenarios.ts), then — PostgreSQL only — B with a
 // thousand stored tokens against B with a million (bench/bulk-seed.ts), and — PostgreSQL only, where the
-// connector can be added while the server runs — G, a connector tool through Gatehouse, and H, the same call
-// straight to its upstream (bench/upstream.ts). It writes
+// connector can be added while the server runs — G, a connector tool through Gatehouse, H, the same call
+// straight to its upstream (bench/upstream.ts), and I and J, B and G under 2026-07-28. It writes
 // bench/results/latest.md and latest.json. Options (environment): BENCH_DATABASES=postgres,embedded;
 // BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100); BENCH_SCALE_TOKENS (1000000; 0
-// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H); BENCH_CPU_PROFILE (a folder: the server writes a
+// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J); BENCH_CPU_PROFILE (a folder: the server writes a
 // V8 CPU profile there when it stops); BENCH_NODE_FLAGS (extra Node flags for the server, e.g. heap
 // settings to compare); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
 // the benchmark creates its own database beside it and drops it after).

@@ -31,23 +31,44 @@ export type Scenario = {
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
 
+/** The revision most clients speak today, and the newest, whose headers name the method and the tool. */
+type Revision = '2025-11-25' | '2026-07-28';
+
 function rpc(method: string, params?: Record<string, unknown>): string {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
 }
 
+/**
+ * A request's headers and body under a revision. 2026-07-28 carries the version and the client's
+ * capabilities in params._meta, and the method and tool name in the Mcp-Method and Mcp-Name headers.
+ */
+function mcpMessage(revision: Revision, method: string, params?: Record<string, unknown>): { headers: Record<string, string>; body: string } {
+  if (revision === '2025-11-25') return { headers: MCP_HEADERS, body: rpc(method, params) };
+  const meta = { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const headers: Record<string, string> = { ...MCP_HEADERS, 'mcp-protocol-version': revision, 'mcp-method': method };
+  if (typeof params?.name === 'string') headers['mcp-name'] = params.name;
+  return { headers, body: rpc(method, { ...params, _meta: meta }) };
+}
+
 /** Each request takes the next connection's access token, round robin: no hot row. */
-function withRotatingTokens(connections: Connection[], body: string): () => BenchRequest {
+function withRotatingTokens(connections: Connection[], message: { headers: Record<string, string>; body: string }): () => BenchRequest {
   let next = 0;
   return () => ({
     method: 'POST',
     path: '/mcp',
-    headers: { ...MCP_HEADERS, authorization: `Bearer ${connections[next++ % connections.length]!.accessToken}` },
-    body,
+    headers: { ...message.headers, authorization: `Bearer ${connections[next++ % connections.length]!.accessToken}` },
+    body: message.body,
   });
 }
 
 export function whoamiScenario(connections: Connection[]): Scenario {
-  return { key: 'B', label: 'POST /mcp tools/call whoami', expectedStatus: 200, answers: isToolAnswer, request: withRotatingTokens(connections, rpc('tools/call', { name: 'whoami', arguments: {} })) };
+  return {
+    key: 'B',
+    label: 'POST /mcp tools/call whoami',
+    expectedStatus: 200,
+    answers: isToolAnswer,
+    request: withRotatingTokens(connections, mcpMessage('2025-11-25', 'tools/call', { name: 'whoami', arguments: {} })),
+  };
 }
 
 /** The connector of G and H (bench/upstream.ts), as Gatehouse exposes it and as the upstream names it. */
@@ -78,16 +99,19 @@ export function isEchoAnswer(body: string): boolean {
 /**
  * G: a connector tool through Gatehouse — the same authorization as B, then the call forwarded upstream.
  * H: the very same tools/call sent straight to the upstream, no Gatehouse: what the gateway adds is G − H.
+ * I and J: B and G under 2026-07-28, whose Mcp-Name header lets /mcp read the connector tool with the
+ * caller, in one statement (under 2025-11-25 the name is known only from the body, read after the token).
  */
 export function connectorScenarios(connections: Connection[], upstreamUrl: string): Scenario[] {
   const upstream = new URL(upstreamUrl);
+  const echo = { name: `${BENCH_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS };
   return [
     {
       key: 'G',
       label: `POST /mcp tools/call ${BENCH_CONNECTOR}__echo (a connector tool)`,
       expectedStatus: 200,
       answers: isEchoAnswer,
-      request: withRotatingTokens(connections, rpc('tools/call', { name: `${BENCH_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS })),
+      request: withRotatingTokens(connections, mcpMessage('2025-11-25', 'tools/call', echo)),
     },
     {
       key: 'H',
@@ -96,6 +120,20 @@ export function connectorScenarios(connections: Connection[], upstreamUrl: strin
       answers: isEchoAnswer,
       baseUrl: upstream.origin,
       request: { method: 'POST', path: upstream.pathname, headers: MCP_HEADERS, body: rpc('tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS }) },
+    },
+    {
+      key: 'I',
+      label: 'B under 2026-07-28',
+      expectedStatus: 200,
+      answers: isToolAnswer,
+      request: withRotatingTokens(connections, mcpMessage('2026-07-28', 'tools/call', { name: 'whoami', arguments: {} })),
+    },
+    {
+      key: 'J',
+      label: 'G under 2026-07-28 (the tool read with the caller)',
+      expectedStatus: 200,
+      answers: isEchoAnswer,
+      request: withRotatingTokens(connections, mcpMessage('2026-07-28', 'tools/call', echo)),
     },
   ];
 }
@@ -106,7 +144,7 @@ export function scenarios(connections: Connection[]): Scenario[] {
   return [
     BASELINE,
     whoamiScenario(connections),
-    { key: 'C', label: 'POST /mcp tools/list', expectedStatus: 200, request: withRotatingTokens(connections, rpc('tools/list')) },
+    { key: 'C', label: 'POST /mcp tools/list', expectedStatus: 200, request: withRotatingTokens(connections, mcpMessage('2025-11-25', 'tools/list')) },
     { key: 'D', label: 'POST /mcp without a token (401)', expectedStatus: 401, request: { method: 'POST', path: '/mcp', headers: MCP_HEADERS, body: rpc('tools/list') } },
     refreshScenario(connections),
     {

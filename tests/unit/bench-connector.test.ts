@@ -20,6 +20,13 @@ describe('the connector line of the benchmark report', () => {
     expect(missed).not.toContain('H,');
   });
 
+  it('reads J against I (G and B under 2026-07-28) beside G against B, when they were measured', () => {
+    expect(connectorLine([measured('B', 500, 2), measured('G', 300, 9), measured('I', 480, 2.5), measured('J', 360, 4)])).toBe(
+      'Connector calls: G/B maximum = 0.6 (target ≥ 0.70: not met); G p50 − B p50 = 7 ms at 200 req/s (target ≤ 5 ms: not met); ' +
+        'under 2026-07-28, J/I maximum = 0.75 (target ≥ 0.70: met); J p50 − I p50 = 1.5 ms at 200 req/s (target ≤ 5 ms: met).',
+    );
+  });
+
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
   });
