@@ -89,8 +89,11 @@ export function cappedFetch(limit: number): typeof fetch {
  */
 export function headerRecord(headers: HeadersInit | undefined, extra: Record<string, string> = {}): Record<string, string> {
   const record: Record<string, string> = {};
-  if (headers instanceof Headers) headers.forEach((value, name) => (record[name] = value));
-  else if (Array.isArray(headers)) for (const [name, value] of headers) record[name!.toLowerCase()] = value!;
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      record[name] = value;
+    });
+  } else if (Array.isArray(headers)) for (const [name, value] of headers) record[name!.toLowerCase()] = value!;
   else if (headers) for (const [name, value] of Object.entries(headers)) record[name.toLowerCase()] = value;
   for (const [name, value] of Object.entries(extra)) record[name.toLowerCase()] = value;
   return record;
