@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonRpcMessage } from '@/lib/mcp/envelope';
 import { McpError } from '@/lib/mcp/errors';
-import { checkVersionRules, negotiateVersion } from '@/lib/mcp/negotiation';
+import { calledToolHint, checkVersionRules, negotiateVersion } from '@/lib/mcp/negotiation';
 import { VERSIONS } from '@/lib/mcp/versions';
 
 const SUPPORTED = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -342,5 +342,30 @@ describe('checkVersionRules for 2026-07-28', () => {
     ])('returns no trace id for %s', (_what, traceparent) => {
       expect(traceOf(traceparent)).toBeNull();
     });
+  });
+});
+
+describe('calledToolHint: the tool a 2026-07-28 tools/call names before its body is read', () => {
+  const hint = (headers: Record<string, string>) => calledToolHint(new Headers(headers));
+  const call2026 = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call' };
+
+  it('is the Mcp-Name of a 2026-07-28 tools/call, decoded from its Base64 form', () => {
+    expect(hint({ ...call2026, 'mcp-name': 'notes__search' })).toBe('notes__search');
+    expect(hint({ ...call2026, 'mcp-name': ' notes__search ' })).toBe('notes__search');
+    expect(hint({ ...call2026, 'mcp-name': base64('notes__sūche') })).toBe('notes__sūche');
+    expect(hint({ ...call2026, 'mcp-method': base64('tools/call'), 'mcp-name': 'notes__search' })).toBe('notes__search');
+  });
+
+  it.each(LEGACY)('is none under %s, which has no such headers (the body alone names the tool)', (version) => {
+    expect(hint({ 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'notes__search' })).toBeNull();
+  });
+
+  it('is none for another method, a missing header, an unknown revision or a value that is no valid encoding', () => {
+    expect(hint({ 'mcp-method': 'tools/call', 'mcp-name': 'notes__search' })).toBeNull();
+    expect(hint({ ...call2026, 'mcp-method': 'prompts/get', 'mcp-name': 'notes__search' })).toBeNull();
+    expect(hint({ 'mcp-protocol-version': '2026-07-28', 'mcp-name': 'notes__search' })).toBeNull();
+    expect(hint(call2026)).toBeNull();
+    expect(hint({ ...call2026, 'mcp-protocol-version': '2099-01-01', 'mcp-name': 'notes__search' })).toBeNull();
+    expect(hint({ ...call2026, 'mcp-name': '=?base64?not*base64?=' })).toBeNull();
   });
 });
