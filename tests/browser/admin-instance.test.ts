@@ -30,7 +30,8 @@ describe.runIf(HAS_CHROMIUM)('Instance admin: clients', () => {
     await page.waitForURL(`${url}/admin/instance`);
     const table = page.getByRole('table', { name: 'Clients of the installation' });
     await table.waitFor();
-    expect(await page.title()).toBe('Clients · Instance admin · Gatehouse');
+    // Next.js streams a dynamic page's metadata: the title may arrive just after the table.
+    await expect.poll(() => page.title(), { timeout: 5_000 }).toBe('Clients · Instance admin · Gatehouse');
     // A registration's row (data cells), under its app's heading row.
     const row = (name: string) =>
       table
