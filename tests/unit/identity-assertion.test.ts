@@ -22,8 +22,8 @@ describe('identity assertion', () => {
       const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
       const jwk = { ...(await exportJWK(privateKey)), kid: `key-${alg}` };
       const signer = await signerOf(jwk);
-      const first = signedAssertion(signer, 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
-      const second = signedAssertion(signer, 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
+      const first = await signedAssertion(signer, 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
+      const second = await signedAssertion(signer, 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
       const { payload, protectedHeader } = await jwtVerify(first, publicKey, {
         typ: IDENTITY_TYP,
         issuer: 'https://gatehouse.test',
@@ -41,14 +41,14 @@ describe('identity assertion', () => {
   it('a key without a kid is named by its RFC 7638 thumbprint, as the JWKS names it', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const jwk = await exportJWK(privateKey);
-    const token = signedAssertion(await signerOf(jwk), 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
+    const token = await signedAssertion(await signerOf(jwk), 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS);
     const { d: _private, ...publicJwk } = jwk;
     expect(decodeProtectedHeader(token).kid).toBe(await calculateJwkThumbprint(publicJwk));
   });
 
   it('an expired assertion is refused by the verifier', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
-    const token = signedAssertion(await signerOf(await exportJWK(privateKey)), 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS, Date.now() - 120_000);
+    const token = await signedAssertion(await signerOf(await exportJWK(privateKey)), 'https://gatehouse.test', 'https://upstream.test/mcp', CLAIMS, Date.now() - 120_000);
     await expect(jwtVerify(token, publicKey)).rejects.toThrow(/exp/);
   });
 
