@@ -1,7 +1,8 @@
 // Everything one /mcp call needs to know about its caller, in one statement: the access token's row,
 // and the grant, client, app, person, membership, organization, the org's tool restrictions and the
 // decisions on the client's app it leads to (a block covers every app sharing a mark: lib/apps/decisions.ts);
-// and, when a 2026-07-28 tools/call names a connector tool in its Mcp-Name header, that tool (served.ts).
+// and, when a tools/call names a connector tool (in its small body, read first, or under 2026-07-28 in its
+// Mcp-Name header: endpoint.ts), that tool (served.ts).
 // One round trip instead of the provider's token lookup plus six reads in five (the hot path measured in
 // docs/performance.md), and it reads the same rows every time: nothing here is cached across requests, so a
 // revocation, a deactivation or a role change bites on the very next call, on any instance.
@@ -47,8 +48,8 @@ export type AccessRow = {
   /** Whether the grant's org approved the client's app itself (an approval covers only that app). */
   app_approved: boolean | null;
   /**
-   * The connector tool named by the request's headers (a 2026-07-28 tools/call's Mcp-Name), as served.ts
-   * reads it for the grant's org; null when none was named or the org has no such tool switched on.
+   * The connector tool the tools/call names (endpoint.ts), as served.ts reads it for the grant's org; null
+   * when none was named or the org has no such tool switched on.
    */
   connector_tool: CalledToolRow | null;
 };

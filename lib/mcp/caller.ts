@@ -40,13 +40,13 @@ export function bearerToken(authorization: string | null): string {
   return match[1]!;
 }
 
-/** A connector tool read with the caller, by the name the request's headers gave before its body was read. */
+/** A connector tool read with the caller, by the name its small body or its Mcp-Name header gave (endpoint.ts). */
 export type NamedConnectorTool = { name: string; tool: CalledConnectorTool | null };
 
 /**
- * Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. With `connectorTool` (a
- * name from the request's headers: negotiation.ts, calledToolHint), that tool is read in the same
- * statement, so a call to it makes no second round trip.
+ * Throws McpError 401 (with the challenge) or 403; returns the caller otherwise. With `connectorTool` (the
+ * name a tools/call gave in its small body or its Mcp-Name header: endpoint.ts), that tool is read in the
+ * same statement, so a call to it makes no second round trip.
  */
 export async function resolveCaller(authorization: string | null, connectorTool: string | null = null): Promise<{ caller: Caller; named: NamedConnectorTool | null }> {
   const name = connectorTool !== null && couldBeConnectorTool(connectorTool) ? connectorTool : null;

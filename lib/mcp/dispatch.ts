@@ -138,7 +138,7 @@ async function callTool(caller: Caller, params: Record<string, unknown>, signal:
   if (innerName === 'execute_tool') return refused(tool.name, invalidArguments(tool.name, 'execute_tool cannot run itself'));
   const inner = findTool(innerName);
   if (inner) return callBuiltInTool(caller, inner, innerArgs);
-  const connectorTool = await calledConnectorTool(caller.orgId, innerName);
+  const connectorTool = named?.name === innerName ? named.tool : await calledConnectorTool(caller.orgId, innerName);
   if (connectorTool) return callConnectorTool(caller, connectorTool, innerArgs, signal);
   return refused(innerName, unknownTool(innerName));
 }

@@ -44,10 +44,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     if (request.method !== 'POST') throw new McpError(JSON_RPC.INVALID_REQUEST, 'Method not allowed: use POST', 405, { headers: { Allow: 'POST' } });
     // 2. Origin (DNS-rebinding protection): browsers send it; other clients usually do not.
     if (origin !== null && !isAllowedOrigin(origin)) throw new McpError(JSON_RPC.INVALID_REQUEST, `Origin not allowed: ${origin}`, 403);
-    // 3–4. Token, grant, person, membership, role, plan, tool restrictions — read fresh, in one statement;
-    // under 2026-07-28 also the connector tool a tools/call names in its Mcp-Name header (checked against
-    // the body in step 7: the body's name decides).
-    const resolved = await resolveCaller(request.headers.get('authorization'), calledToolHint(request.headers));
+    // 3–4. Token, grant, person, membership, role, plan, tool restrictions — read fresh, in one statement,
+    // with the connector tool a tools/call names: in its small body, read first, or else under 2026-07-28
+    // in its Mcp-Name header (checked against the body in step 7: the body's name decides).
+    const early = await readSmallBody(request);
+    const resolved = await resolveCaller(request.headers.get('authorization'), early ? early.toolName : calledToolHint(request.headers));
     context.caller = resolved.caller;
     // 5. Rate limit, per grant.
     const budget = await takeFromGrantBudget(context.caller.grantId);
@@ -56,8 +57,8 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
         headers: { 'Retry-After': String(budget.retryAfterSeconds) },
       });
     }
-    // 6. Body.
-    context.message = parseEnvelope(await readBody(request));
+    // 6. Body (unless read before step 3); its faults answer only now, after the token's.
+    context.message = early ? early.message() : parseEnvelope(await readBody(request));
     // 7. Protocol version, and the 2026-07-28 header and _meta rules.
     context.rules = negotiateVersion(request.headers.get('mcp-protocol-version'));
     context.traceId = checkVersionRules(context.rules, request.headers, context.message);
@@ -99,6 +100,49 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     upstreamLatencyMs,
   });
   return response;
+}
+
+/**
+ * A body that announces at most SMALL_BODY_BYTES, of a request that carries an Authorization header, is
+ * read before the token is checked, so that the connector tool its tools/call names is read in the
+ * caller's own statement: one database round trip instead of two. Nothing database-related waits on it
+ * (the read comes before any statement), and what an unauthenticated request can make Gatehouse hold is
+ * bounded as its headers already are: Node's default limit on a request's headers is the same 16 KiB.
+ * A request without an Authorization header gets its 401 without its body read; a larger body, or one
+ * without a Content-Length, is read after the token and the rate limit, as before.
+ */
+const SMALL_BODY_BYTES = 16 * 1024;
+
+type SmallBody = { message: () => JsonRpcMessage; toolName: string | null };
+
+async function readSmallBody(request: Request): Promise<SmallBody | null> {
+  const declared = request.headers.get('content-length');
+  if (!request.headers.has('authorization') || declared === null || !/^\d{1,5}$/.test(declared) || Number(declared) > SMALL_BODY_BYTES) return null;
+  let message: JsonRpcMessage;
+  try {
+    message = parseEnvelope(await readBody(request));
+  } catch (error) {
+    // A body that is malformed, or that stopped arriving, is answered in step 6, after the token's checks,
+    // as any other body is (an aborted one is then logged with its caller).
+    return {
+      message: () => {
+        throw error;
+      },
+      toolName: null,
+    };
+  }
+  return { message: () => message, toolName: calledToolName(message) };
+}
+
+/** The tool a tools/call runs: the one it names, or the one it names execute_tool to run. */
+function calledToolName(message: JsonRpcMessage): string | null {
+  if (message.method !== 'tools/call') return null;
+  const { name, arguments: args } = message.params;
+  if (name === 'execute_tool' && typeof args === 'object' && args !== null) {
+    const inner = (args as Record<string, unknown>).name;
+    return typeof inner === 'string' ? inner : null;
+  }
+  return typeof name === 'string' ? name : null;
 }
 
 /** Reads at most 1 MiB; a larger body is refused without reading the rest. */

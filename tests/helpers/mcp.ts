@@ -1,7 +1,13 @@
 // Talking to /mcp over plain HTTP, as a client does on the wire.
 export type McpReply = { status: number; headers: Headers; body: Record<string, any> | null; text: string };
 
-export async function postMcp(baseUrl: string, token: string | null, body: unknown, headers: Record<string, string> = {}): Promise<McpReply> {
+/**
+ * POSTs one message to /mcp. `streamed` sends the body as a stream, without a Content-Length (chunked):
+ * /mcp then reads it only after the token (docs/protocol.md §6 step 4), where a small body with a length
+ * is read first.
+ */
+export async function postMcp(baseUrl: string, token: string | null, body: unknown, headers: Record<string, string> = {}, { streamed = false } = {}): Promise<McpReply> {
+  const sent = typeof body === 'string' ? body : JSON.stringify(body);
   const response = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: {
@@ -10,8 +16,9 @@ export async function postMcp(baseUrl: string, token: string | null, body: unkno
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+    body: streamed ? new Blob([sent]).stream() : sent,
+    ...(streamed ? { duplex: 'half' } : {}),
+  } as RequestInit);
   const text = await response.text();
   let parsed: Record<string, any> | null = null;
   try {

@@ -397,7 +397,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     expectInBandError(await withoutUpstream(main, () => execute(initech, 'main__search', { text: 'i' })), /main__search/);
   });
 
-  it('answers a 2026-07-28 call, whose tool is read with the caller by its Mcp-Name header, exactly as the same call under 2025-11-25', async () => {
+  it('answers a call whose tool is read with the caller (named in a small body, or in the Mcp-Name header under 2026-07-28) exactly as one whose tool is read after its body', async () => {
+    // A body without a Content-Length is read only after the token, and its tool in a second statement.
+    const streamedCall = (tokens: Tokens, name: string, args: unknown = {}) => postMcp(server.url, tokens.access_token, rpc('tools/call', { name, arguments: args }), {}, { streamed: true });
     const call2026 = (tokens: Tokens, name: string, args: unknown = {}, headers: Record<string, string> = {}) => {
       const request = rpc2026('tools/call', { name, arguments: args });
       return postMcp(server.url, tokens.access_token, request.body, { ...request.headers, ...headers });
@@ -419,8 +421,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
       ['an unknown connector', member, 'nosuch__search', {}],
     ];
     for (const [what, tokens, name, args] of cases) {
-      const before = await call(tokens, name, args);
-      expect(seen(await call2026(tokens, name, args)), what).toEqual(seen(before));
+      const after = seen(await streamedCall(tokens, name, args));
+      expect(seen(await call(tokens, name, args)), `${what}, in a small body`).toEqual(after);
+      expect(seen(await execute(tokens, name, args)), `${what}, through execute_tool`).toEqual(seen(await streamedCall(tokens, 'execute_tool', { name, arguments: args })));
+      expect(seen(await call2026(tokens, name, args)), `${what}, under 2026-07-28`).toEqual(after);
     }
     // The header in its encoded form names the same tool.
     const encoded = await call2026(member, 'main__search', { text: 'encoded' }, { 'mcp-name': `=?base64?${Buffer.from('main__search').toString('base64')}?=` });
@@ -431,14 +435,17 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('connector tools on /mcp 
     await sql.query(`INSERT INTO tool_restrictions (org_id, tool_name) VALUES ($1, 'main__search')`, [acme]);
     try {
       expectInBandError(await withoutUpstream(main, () => call2026(member, 'main__search', { text: 'r' })), /turned off/);
+      expectInBandError(await withoutUpstream(main, () => call(member, 'main__search', { text: 'r' })), /turned off/);
     } finally {
       await sql.query(`DELETE FROM tool_restrictions WHERE org_id = $1 AND tool_name = 'main__search'`, [acme]);
     }
     const enabled = await sql.query(`DELETE FROM org_connectors WHERE org_id = $1 AND connector_id = (SELECT id FROM connectors WHERE slug = 'spare') RETURNING *`, [acme]);
     expect(enabled.rowCount).toBe(1);
     try {
-      const off = await withoutUpstream(spare, () => call2026(member, 'spare__spare_tool', { text: 'off' }));
-      expect(off.body!.error?.code, off.text).toBe(-32602);
+      for (const send of [call2026, call]) {
+        const off = await withoutUpstream(spare, () => send(member, 'spare__spare_tool', { text: 'off' }));
+        expect(off.body!.error?.code, off.text).toBe(-32602);
+      }
     } finally {
       const row = enabled.rows[0]!;
       await sql.query(`INSERT INTO org_connectors (org_id, connector_id, enabled_at) VALUES ($1, $2, $3)`, [row.org_id, row.connector_id, row.enabled_at]);

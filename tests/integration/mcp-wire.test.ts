@@ -70,6 +70,47 @@ describe.each(DATABASES)('/mcp on the wire, %s database', (kind) => {
       }
     });
 
+    it('reads a body before the token only when it has an Authorization header and a Content-Length of at most 16 KiB', async () => {
+      /** Sends the head and `sent` of the body, then waits up to `ms` for an answer's status line. */
+      const statusWithin = (headers: string, length: number, sent: string, ms: number, rest?: string) =>
+        new Promise<number | null>((resolve, reject) => {
+          const socket = connectSocket({ port: server.port, host: '127.0.0.1', localAddress: '127.0.0.31' }, () => {
+            socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost:${server.port}\r\nContent-Type: application/json\r\n${headers}Content-Length: ${length}\r\n\r\n${sent}`);
+            if (rest !== undefined) setTimeout(() => socket.write(rest), ms / 2);
+          });
+          let answer = '';
+          socket.on('data', (chunk) => {
+            answer += chunk;
+            const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+            if (status) {
+              socket.destroy();
+              resolve(Number(status[1]));
+            }
+          });
+          socket.on('error', reject);
+          setTimeout(() => {
+            socket.destroy();
+            resolve(null);
+          }, ms);
+        });
+      const message = JSON.stringify(rpc('ping'));
+      // Without an Authorization header, or with a larger body, the token is checked first: 401 at once,
+      // whatever the body does.
+      expect(await statusWithin('', 1_000, '{', 2_000)).toBe(401);
+      expect(await statusWithin('Authorization: Bearer mcp_at_not-a-real-token\r\n', 16 * 1024 + 1, '{', 2_000)).toBe(401);
+      // A small body with a token is read first: no answer while it is still arriving, then the token's.
+      expect(await statusWithin('Authorization: Bearer mcp_at_not-a-real-token\r\n', message.length, message.slice(0, 5), 600)).toBeNull();
+      expect(await statusWithin('Authorization: Bearer mcp_at_not-a-real-token\r\n', message.length, message.slice(0, 5), 2_000, message.slice(5))).toBe(401);
+      // Its faults still answer after the token's: a bad token with a broken body is a 401, not a 400.
+      const broken = await fetchFrom('127.0.0.31')(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mcp_at_not-a-real-token', 'content-type': 'application/json' },
+        body: '{"jsonrpc":',
+      });
+      expect(broken.status).toBe(401);
+      expect((await postMcp(server.url, token, '{"jsonrpc":')).status).toBe(400);
+    });
+
     it('never reads the token from the URL', async () => {
       const response = await fetch(`${server.url}/mcp?access_token=${token}`, {
         method: 'POST',
