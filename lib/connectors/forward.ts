@@ -215,7 +215,8 @@ function forwardingFetch(limit: number): typeof fetch {
     // (-32601 to a sampling request) is the upstream's 202, whose body the SDK drops.
     // A JSON answer's failure fails the SDK's own read of it, and with it the call; only a stream of events,
     // whose read the SDK reports elsewhere, needs watching.
-    if (!call || !response.body || !isEventStream(response) || !isToolsCall(init?.body)) return response;
+    // (The body is looked at last: a JSON answer read whole is handed over without a stream, upstream-http.ts.)
+    if (!call || !isEventStream(response) || !response.body || !isToolsCall(init?.body)) return response;
     const reader = response.body.getReader();
     let cancelled = false;
     const reported = new ReadableStream<Uint8Array>({

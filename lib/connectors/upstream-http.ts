@@ -64,7 +64,7 @@ export function cappedFetch(limit: number): typeof fetch {
       // A declared length within the limit bounds the body already (HTTP/1.1 framing, RFC 9112 §6.3): read
       // it whole, without a stream between the socket and the parser.
       try {
-        return new Response(await answer.body.arrayBuffer(), { status, headers });
+        return new BufferedResponse(await answer.body.arrayBuffer(), status, headers);
       } catch (error) {
         throw failed(error, signal);
       }
@@ -81,6 +81,67 @@ export function cappedFetch(limit: number): typeof fetch {
     );
     return new Response(counted, { status, headers });
   };
+}
+
+/**
+ * An answer whose whole body is already in memory (it declared its length, within the limit). The
+ * runtime's Response would put the bytes behind a web stream that every read then goes through (about a
+ * quarter of an SDK call's own CPU in a loop against a local upstream, docs/performance.md); this one
+ * decodes them directly for text(), json(), arrayBuffer() and bytes(), as the runtime does (UTF-8, a BOM
+ * dropped), and becomes a full Response with those bytes for anything else (body, blob(), clone()...).
+ */
+export class BufferedResponse extends Response {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  #full: Response | null = null;
+  #used = false;
+
+  constructor(bytes: ArrayBuffer, status: number, headers: Headers) {
+    super(null, { status, headers });
+    this.#bytes = new Uint8Array(bytes);
+  }
+
+  /** The runtime's Response for the same answer; once a fast read took the bytes, one with a body already read. */
+  #asFull(): Response {
+    if (!this.#full) {
+      this.#full = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+      if (this.#used) void this.#full.arrayBuffer();
+    }
+    return this.#full;
+  }
+
+  #take(): Uint8Array<ArrayBuffer> {
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes;
+  }
+
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    return this.#asFull().body;
+  }
+  override get bodyUsed(): boolean {
+    return this.#full ? this.#full.bodyUsed : this.#used;
+  }
+  override async text(): Promise<string> {
+    return this.#full ? this.#full.text() : new TextDecoder().decode(this.#take());
+  }
+  override async json(): Promise<unknown> {
+    return this.#full ? this.#full.json() : JSON.parse(new TextDecoder().decode(this.#take()));
+  }
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#full ? this.#full.arrayBuffer() : this.#take().buffer;
+  }
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#full ? this.#full.bytes() : this.#take();
+  }
+  override blob(): Promise<Blob> {
+    return this.#asFull().blob();
+  }
+  override formData(): Promise<FormData> {
+    return this.#asFull().formData();
+  }
+  override clone(): Response {
+    return this.#asFull().clone();
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '@/lib/connectors/upstream-errors';
-import { cappedFetch, headerRecord } from '@/lib/connectors/upstream-http';
+import { BufferedResponse, cappedFetch, headerRecord } from '@/lib/connectors/upstream-http';
 
 const LIMIT = 1000;
 let server: Server;
@@ -128,6 +128,31 @@ describe('upstream HTTP client', () => {
       expect(headerRecord(given, extra)).toEqual(expected);
     }
     expect(headerRecord(undefined)).toEqual({});
+  });
+
+  it('reads an answer of a declared length as the runtime’s Response reads the same bytes, once', async () => {
+    const bytes = () => new TextEncoder().encode('\ufeff{"text":"é ✓"}').buffer;
+    const headers = () => new Headers({ 'content-type': 'application/json', 'x-extra': 'kept' });
+    const reads = ['text', 'json', 'arrayBuffer', 'bytes', 'blob', 'body'] as const;
+    const read = async (response: Response, how: (typeof reads)[number]) => {
+      if (how === 'body') return new Response(response.body).text();
+      const value = await response[how]();
+      return value instanceof Blob ? value.text() : value instanceof ArrayBuffer ? [...new Uint8Array(value)] : value instanceof Uint8Array ? [...value] : value;
+    };
+    for (const how of reads) {
+      const buffered = new BufferedResponse(bytes(), 200, headers());
+      const runtime = new Response(bytes(), { status: 200, headers: headers() });
+      expect(buffered).toBeInstanceOf(Response);
+      expect([buffered.status, buffered.ok, buffered.headers.get('x-extra')]).toEqual([200, true, 'kept']);
+      expect(await read(buffered, how), how).toEqual(await read(runtime, how));
+      expect(buffered.bodyUsed, how).toBe(true);
+      // A body is read once, whichever way: then every read and a clone fail, as the runtime's do.
+      for (const again of ['text', 'json', 'arrayBuffer'] as const) await expect(buffered[again](), `${how} then ${again}`).rejects.toThrow(TypeError);
+      expect(() => buffered.clone(), `${how} then clone`).toThrow(TypeError);
+    }
+    const original = new BufferedResponse(bytes(), 201, headers());
+    const copy = original.clone();
+    expect([copy.status, await copy.json(), await original.json()]).toEqual([201, { text: 'é ✓' }, { text: 'é ✓' }]);
   });
 
   it('refuses a body that is not a string or bytes', async () => {
