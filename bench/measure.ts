@@ -24,7 +24,14 @@ export type Latency = {
 };
 
 /** One scenario's row: its maximum, then its fixed-rate run; errors, requests and statuses over both runs. */
-export type Measurement = Latency & { key: string; label: string; maxRps: number; fixedRate: number };
+export type Measurement = Latency & {
+  key: string;
+  label: string;
+  maxRps: number;
+  fixedRate: number;
+  /** CPU the server (all its threads) and the bench upstream used per request during the maximum run, in ms. */
+  cpuMsPerRequest?: { server: number; upstream: number | null };
+};
 
 /** The status an answer is counted under: its own, or "<status> wrong answer" when its body fails the check. */
 function countedStatus(scenario: Scenario, status: number, body: string): string {

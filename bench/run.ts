@@ -20,7 +20,7 @@ import { handlerLatency, harnessFloor } from './floor';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
 import { BASELINE, BENCH_CONNECTOR, connectorScenarios, scenarios, whoamiScenario, type Scenario } from './scenarios';
-import { ensureBuild, startBenchServer, type BenchServer } from './server';
+import { ensureBuild, processCpuMs, startBenchServer, type BenchServer } from './server';
 import { startBenchUpstream } from './upstream';
 import { connectClients, type Connection } from './tokens';
 
@@ -60,7 +60,7 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
     const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
     const extra = upstream ? await connectorBench(database.url!, upstream.url, connections) : [];
     const all = [...scenarios(connections), ...extra].filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
-    const { measurements, tail } = await measureAll(kind, server, all, database.url);
+    const { measurements, tail } = await measureAll(kind, server, upstream?.pid ?? null, all, database.url);
     const peakRssMb = server.peakRssMb();
     const scale = scaling ? await scaling.finish() : null;
     return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale, tail };
@@ -83,15 +83,25 @@ async function connectorBench(databaseUrl: string, upstreamUrl: string, connecti
 }
 
 /** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
-async function measureAll(kind: string, server: BenchServer, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
+async function measureAll(kind: string, server: BenchServer, upstreamPid: number | null, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
   // Unrecorded warm-up: Next.js loads route modules, V8 optimizes the hot code, the pool fills.
   const target = (scenario: Scenario) => scenario.baseUrl ?? server.url;
   for (const scenario of all) await maxThroughput(target(scenario), scenario, WARMUP_SECONDS);
   server.resetPeak();
   const maxima = new Map<string, Awaited<ReturnType<typeof maxThroughput>>>();
+  const cpu = new Map<string, NonNullable<Measurement['cpuMsPerRequest']>>();
+  // What each process spent per request at the maximum: on a machine shared with the database, the
+  // upstream and the load generator, a throughput ratio also reflects who got the cores.
+  const cpuNow = () => ({ server: processCpuMs(server.pid), upstream: upstreamPid === null ? Number.NaN : processCpuMs(upstreamPid) });
   for (const scenario of all) {
-    maxima.set(scenario.key, await maxThroughput(target(scenario), scenario, SECONDS));
-    console.log(`bench [${kind}] ${scenario.key} max: ${maxima.get(scenario.key)!.rps.toFixed(0)} req/s`);
+    const before = cpuNow();
+    const max = await maxThroughput(target(scenario), scenario, SECONDS);
+    const after = cpuNow();
+    maxima.set(scenario.key, max);
+    const perRequest = (spent: number) => (Number.isFinite(spent) && max.requests > 0 ? Math.round((spent / max.requests) * 100) / 100 : null);
+    const serverMs = perRequest(after.server - before.server);
+    if (serverMs !== null) cpu.set(scenario.key, { server: serverMs, upstream: perRequest(after.upstream - before.upstream) });
+    console.log(`bench [${kind}] ${scenario.key} max: ${max.rps.toFixed(0)} req/s${serverMs !== null ? `, server CPU ${serverMs} ms per request` : ''}`);
   }
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
   const measurements: Measurement[] = [];
@@ -112,6 +122,7 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
       requests: max.requests + fixed.requests,
       statuses: sumCounts(max.statuses, fixed.statuses),
       notSent: fixed.notSent,
+      ...(cpu.has(scenario.key) ? { cpuMsPerRequest: cpu.get(scenario.key)! } : {}),
     });
     console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
   }

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export type BenchUpstream = { url: string; stop(): Promise<void> };
+export type BenchUpstream = { url: string; pid: number; stop(): Promise<void> };
 
 /** Starts the upstream in a child process and resolves with its /mcp URL. */
 export async function startBenchUpstream(): Promise<BenchUpstream> {
@@ -23,6 +23,7 @@ export async function startBenchUpstream(): Promise<BenchUpstream> {
   });
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

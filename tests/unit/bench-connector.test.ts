@@ -27,6 +27,13 @@ describe('the connector line of the benchmark report', () => {
     );
   });
 
+  it('shows the server CPU per request beside the ratio, when it was read', () => {
+    const withCpu = (m: Measurement, server: number): Measurement => ({ ...m, cpuMsPerRequest: { server, upstream: 0.5 } });
+    expect(connectorLine([withCpu(measured('B', 500, 2), 1.6), withCpu(measured('G', 300, 9), 2)])).toContain(
+      'G/B maximum = 0.6 (target ≥ 0.70: not met) (server CPU per request: B 1.6 ms, G 2 ms; B/G = 0.8); G p50',
+    );
+  });
+
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
   });
