@@ -3,7 +3,6 @@
 // timeout opens a new one. A client whose connection closed or failed to open is dropped (the next call
 // opens a new one); one retired (its session gone, its connection failed) is closed once the calls still
 // on it have had their time; one unused for IDLE_CLIENT_MS is closed.
-import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { processSingleton } from '@/lib/server/process-singleton';
 import type { ConnectorEndpoint } from './served';
@@ -21,9 +20,9 @@ function pool(): Map<string, Pooled> {
 export function pooledClient(connector: ConnectorEndpoint, open: () => Promise<Client>): Promise<Client> {
   const clients = pool();
   closeIdle(clients);
-  const key = createHash('sha256')
-    .update(JSON.stringify([connector.url, connector.credentialSealed, connector.clientCredentials, connector.timeoutMs]))
-    .digest('hex');
+  // Compared as it is on every call: hashing it cost more than the comparison (the sealed credential in it
+  // is the one this process holds for the connector anyway).
+  const key = JSON.stringify([connector.url, connector.credentialSealed, connector.clientCredentials, connector.timeoutMs]);
   const pooled = clients.get(connector.id);
   if (pooled && pooled.key === key) {
     pooled.usedAt = Date.now();
