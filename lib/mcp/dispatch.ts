@@ -124,7 +124,7 @@ async function callTool(caller: Caller, params: Record<string, unknown>, signal:
   const args: unknown = params.arguments ?? {};
   const tool = findTool(name);
   if (!tool) {
-    const connectorTool = named?.name === name ? named.tool : await calledConnectorTool(caller.orgId, name);
+    const connectorTool = await connectorToolNamed(caller, name, named);
     if (!connectorTool) throw new McpError(JSON_RPC.INVALID_PARAMS, `Unknown tool: ${name}`, 200);
     return callConnectorTool(caller, connectorTool, args, signal);
   }
@@ -138,9 +138,14 @@ async function callTool(caller: Caller, params: Record<string, unknown>, signal:
   if (innerName === 'execute_tool') return refused(tool.name, invalidArguments(tool.name, 'execute_tool cannot run itself'));
   const inner = findTool(innerName);
   if (inner) return callBuiltInTool(caller, inner, innerArgs);
-  const connectorTool = named?.name === innerName ? named.tool : await calledConnectorTool(caller.orgId, innerName);
+  const connectorTool = await connectorToolNamed(caller, innerName, named);
   if (connectorTool) return callConnectorTool(caller, connectorTool, innerArgs, signal);
   return refused(innerName, unknownTool(innerName));
+}
+
+/** The connector tool of that name: the one read with the caller when it is that name, else read now. */
+function connectorToolNamed(caller: Caller, name: string, named: NamedConnectorTool | null): Promise<CalledConnectorTool | null> {
+  return named?.name === name ? Promise.resolve(named.tool) : calledConnectorTool(caller.orgId, name);
 }
 
 async function callBuiltInTool(caller: Caller, target: ToolDefinition, args: unknown): Promise<Dispatched> {
