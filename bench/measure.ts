@@ -29,8 +29,11 @@ export type Measurement = Latency & {
   label: string;
   maxRps: number;
   fixedRate: number;
-  /** CPU the server (all its threads) and the bench upstream used per request during the maximum run, in ms. */
-  cpuMsPerRequest?: { server: number; upstream: number | null };
+  /**
+   * CPU the server (all its threads) and the bench upstream used per request during the maximum run, in ms;
+   * and the server's event loop thread: on a CPU, and runnable but waiting for one.
+   */
+  cpuMsPerRequest?: { server: number; upstream: number | null; eventLoop?: { running: number; waiting: number } };
 };
 
 /** The status an answer is counted under: its own, or "<status> wrong answer" when its body fails the check. */

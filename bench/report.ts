@@ -70,8 +70,8 @@ export function markdown(report: Report): string {
 /**
  * What the gateway costs a connector call, from one run: G's maximum against B's (both pay the same
  * authorization; target at least 70 %), G's median against B's at the same offered rate (target at most
- * 5 ms above); the same for J against I (G and B under 2026-07-28), when measured; and H, the same call
- * without Gatehouse.
+ * 5 ms above); the same for J against I (G and B under 2026-07-28), when measured; H, the same call
+ * without Gatehouse; and K, G to a stateless upstream.
  */
 export function connectorLine(measurements: readonly Measurement[]): string | null {
   const find = (key: string) => measurements.find((m) => m.key === key);
@@ -86,7 +86,19 @@ export function connectorLine(measurements: readonly Measurement[]): string | nu
   });
   if (!find('G') || !pairs.length) return null;
   const direct = h ? `; H, the same call straight to the upstream: ${round(h.maxRps)} req/s, p50 ${h.latencyMs.p50} ms` : '';
-  return `Connector calls: ${pairs.join('; ')}${direct}.`;
+  return `Connector calls: ${pairs.join('; ')}${direct}${statelessPart(find('B'), find('G'), find('K'))}.`;
+}
+
+/**
+ * K beside G (not a target): the same gateway to an upstream that spends more CPU per call, which on a
+ * machine whose cores it shares with Gatehouse lowers the throughput ratio without Gatehouse doing more.
+ */
+function statelessPart(base: Measurement | undefined, call: Measurement | undefined, stateless: Measurement | undefined): string {
+  if (!base || !stateless) return '';
+  const upstream = (m: Measurement | undefined) => m?.cpuMsPerRequest?.upstream;
+  const [g, k] = [upstream(call), upstream(stateless)];
+  const cpu = g && k ? ` (the upstream's CPU per call: G ${g} ms, K ${k} ms)` : '';
+  return `; K, G to a stateless upstream: K/B maximum = ${round(stateless.maxRps / base.maxRps, 2)}${cpu}`;
 }
 
 function targetsOf(base: Measurement, call: Measurement, revision: string): string {
@@ -97,7 +109,14 @@ function targetsOf(base: Measurement, call: Measurement, revision: string): stri
   // Not a target: the share of the server's own CPU, which the throughput ratio shows only as far as the
   // server got the cores it shares with the upstream, the database and the load generator.
   const [baseCpu, callCpu] = [base.cpuMsPerRequest?.server, call.cpuMsPerRequest?.server];
-  const cpu = baseCpu && callCpu ? ` (server CPU per request: ${b} ${baseCpu} ms, ${g} ${callCpu} ms; ${b}/${g} = ${round(baseCpu / callCpu, 2)})` : '';
+  // And the event loop's own time, which bounds the throughput: on a CPU (the work done there), and
+  // runnable but waiting for a CPU (taken by the processes and threads it woke, or others).
+  const [baseLoop, callLoop] = [base.cpuMsPerRequest?.eventLoop, call.cpuMsPerRequest?.eventLoop];
+  const loop =
+    baseLoop && callLoop
+      ? `; event loop per request on a CPU ${b} ${baseLoop.running} ms, ${g} ${callLoop.running} ms (${b}/${g} = ${round(baseLoop.running / callLoop.running, 2)}), waiting for one ${b} ${baseLoop.waiting} ms, ${g} ${callLoop.waiting} ms`
+      : '';
+  const cpu = baseCpu && callCpu ? ` (server CPU per request: ${b} ${baseCpu} ms, ${g} ${callCpu} ms; ${b}/${g} = ${round(baseCpu / callCpu, 2)}${loop})` : '';
   return (
     `${revision}${g}/${b} maximum = ${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)})${cpu}; ${g} p50 − ${b} p50 = ${round(slower, 1)} ms at ${round(call.fixedRate)} req/s ` +
     `(target ≤ 5 ms: ${verdict(slower <= 5)})`

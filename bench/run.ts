@@ -3,10 +3,11 @@
 // grant per client), measures scenarios A–F (bench/scenarios.ts), then — PostgreSQL only — B with a
 // thousand stored tokens against B with a million (bench/bulk-seed.ts), and — PostgreSQL only, where the
 // connector can be added while the server runs — G, a connector tool through Gatehouse, H, the same call
-// straight to its upstream (bench/upstream.ts), and I and J, B and G under 2026-07-28. It writes
-// bench/results/latest.md and latest.json. Options (environment): BENCH_DATABASES=postgres,embedded;
-// BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100); BENCH_SCALE_TOKENS (1000000; 0
-// skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J); BENCH_CPU_PROFILE (a folder: the server writes a
+// straight to its upstream (bench/upstream.ts), I and J, B and G under 2026-07-28, and K, G to a stateless
+// upstream. It writes bench/results/latest.md and latest.json. Options (environment):
+// BENCH_DATABASES=postgres,embedded; BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100);
+// BENCH_SCALE_TOKENS (1000000; 0 skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J,K);
+// BENCH_CPU_PROFILE (a folder: the server writes a
 // V8 CPU profile there when it stops); BENCH_NODE_FLAGS (extra Node flags for the server, e.g. heap
 // settings to compare); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
 // the benchmark creates its own database beside it and drops it after).
@@ -19,9 +20,9 @@ import { createSeededDatabase, RUN_AUTH_SECRET, type PreparedDatabase } from './
 import { handlerLatency, harnessFloor } from './floor';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
-import { BASELINE, BENCH_CONNECTOR, connectorScenarios, scenarios, whoamiScenario, type Scenario } from './scenarios';
-import { ensureBuild, processCpuMs, startBenchServer, type BenchServer } from './server';
-import { startBenchUpstream } from './upstream';
+import { BASELINE, BENCH_CONNECTOR, type BenchUpstreams, connectorScenarios, STATELESS_CONNECTOR, scenarios, whoamiScenario, type Scenario } from './scenarios';
+import { ensureBuild, mainThreadMs, processCpuMs, startBenchServer, type BenchServer } from './server';
+import { type BenchUpstream, openBenchSession, startBenchUpstream } from './upstream';
 import { connectClients, type Connection } from './tokens';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -51,39 +52,51 @@ async function prepareDatabase(kind: string): Promise<PreparedDatabase> {
 async function benchDatabase(kind: string): Promise<DatabaseRun> {
   const database = await prepareDatabase(kind);
   const server = await startBenchServer(database.url, SERVER_ENV, CPU_PROFILE);
-  const upstream = database.url ? await startBenchUpstream() : null;
+  const upstreams = database.url ? [await startBenchUpstream('sessions'), await startBenchUpstream('sessions'), await startBenchUpstream('stateless')] : [];
   try {
     const started = Date.now();
     const connections = await connectClients(server.url, { email: 'member@acme.test', password: PASSWORD }, GRANTS);
     const seedSeconds = (Date.now() - started) / 1000;
     console.log(`bench [${kind}]: ${connections.length} grants through the OAuth flow in ${seedSeconds.toFixed(1)} s`);
     const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
-    const extra = upstream ? await connectorBench(database.url!, upstream.url, connections) : [];
+    const extra = upstreams.length ? await connectorBench(database.url!, upstreams as [BenchUpstream, BenchUpstream, BenchUpstream], connections) : [];
     const all = [...scenarios(connections), ...extra].filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
-    const { measurements, tail } = await measureAll(kind, server, upstream?.pid ?? null, all, database.url);
+    const { measurements, tail } = await measureAll(kind, server, all, database.url);
     const peakRssMb = server.peakRssMb();
     const scale = scaling ? await scaling.finish() : null;
     return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale, tail };
   } finally {
     await server.stop();
-    await upstream?.stop();
+    for (const upstream of upstreams) await upstream.stop();
     await database.drop();
   }
 }
 
-/** Adds the bench upstream as a connector of Acme (where the connections are), by the command line. */
-async function connectorBench(databaseUrl: string, upstreamUrl: string, connections: Connection[]): Promise<Scenario[]> {
-  const added = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/connectors.ts', 'add', BENCH_CONNECTOR, upstreamUrl, '--name', 'Bench echo', '--orgs', 'acme'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: RUN_AUTH_SECRET },
-    encoding: 'utf8',
-  });
-  if (added.status !== 0) throw new Error(`bench: adding the connector failed: ${added.stderr || added.stdout}`);
-  return connectorScenarios(connections, upstreamUrl);
+/**
+ * Adds the bench upstreams of G and K as connectors of Acme (where the connections are), by the command
+ * line, and opens the session H's requests carry with its own upstream.
+ */
+async function connectorBench(databaseUrl: string, [sessions, direct, stateless]: [BenchUpstream, BenchUpstream, BenchUpstream], connections: Connection[]): Promise<Scenario[]> {
+  const add = (slug: string, url: string, name: string) => {
+    const added = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/connectors.ts', 'add', slug, url, '--name', name, '--orgs', 'acme'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: RUN_AUTH_SECRET },
+      encoding: 'utf8',
+    });
+    if (added.status !== 0) throw new Error(`bench: adding the connector ${slug} failed: ${added.stderr || added.stdout}`);
+  };
+  add(BENCH_CONNECTOR, sessions.url, 'Bench echo');
+  add(STATELESS_CONNECTOR, stateless.url, 'Bench echo (stateless)');
+  const upstreams: BenchUpstreams = {
+    sessions: { url: sessions.url, pid: sessions.pid },
+    direct: { url: direct.url, pid: direct.pid, session: await openBenchSession(direct.url, '2025-11-25') },
+    stateless: { url: stateless.url, pid: stateless.pid },
+  };
+  return connectorScenarios(connections, upstreams);
 }
 
 /** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
-async function measureAll(kind: string, server: BenchServer, upstreamPid: number | null, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
+async function measureAll(kind: string, server: BenchServer, all: Scenario[], databaseUrl: string | null): Promise<{ measurements: Measurement[]; tail: TailReading }> {
   // Unrecorded warm-up: Next.js loads route modules, V8 optimizes the hot code, the pool fills.
   const target = (scenario: Scenario) => scenario.baseUrl ?? server.url;
   for (const scenario of all) await maxThroughput(target(scenario), scenario, WARMUP_SECONDS);
@@ -92,16 +105,24 @@ async function measureAll(kind: string, server: BenchServer, upstreamPid: number
   const cpu = new Map<string, NonNullable<Measurement['cpuMsPerRequest']>>();
   // What each process spent per request at the maximum: on a machine shared with the database, the
   // upstream and the load generator, a throughput ratio also reflects who got the cores.
-  const cpuNow = () => ({ server: processCpuMs(server.pid), upstream: upstreamPid === null ? Number.NaN : processCpuMs(upstreamPid) });
+  const cpuNow = (upstreamPid: number | undefined) => ({
+    server: processCpuMs(server.pid),
+    upstream: upstreamPid === undefined ? Number.NaN : processCpuMs(upstreamPid),
+    loop: mainThreadMs(server.pid),
+  });
   for (const scenario of all) {
-    const before = cpuNow();
+    const before = cpuNow(scenario.upstreamPid);
     const max = await maxThroughput(target(scenario), scenario, SECONDS);
-    const after = cpuNow();
+    const after = cpuNow(scenario.upstreamPid);
     maxima.set(scenario.key, max);
     const perRequest = (spent: number) => (Number.isFinite(spent) && max.requests > 0 ? Math.round((spent / max.requests) * 100) / 100 : null);
     const serverMs = perRequest(after.server - before.server);
-    if (serverMs !== null) cpu.set(scenario.key, { server: serverMs, upstream: perRequest(after.upstream - before.upstream) });
-    console.log(`bench [${kind}] ${scenario.key} max: ${max.rps.toFixed(0)} req/s${serverMs !== null ? `, server CPU ${serverMs} ms per request` : ''}`);
+    const running = perRequest(after.loop.running - before.loop.running);
+    const waiting = perRequest(after.loop.waiting - before.loop.waiting);
+    const eventLoop = running !== null && waiting !== null ? { running, waiting } : undefined;
+    if (serverMs !== null) cpu.set(scenario.key, { server: serverMs, upstream: perRequest(after.upstream - before.upstream), ...(eventLoop ? { eventLoop } : {}) });
+    const loopText = eventLoop ? ` (event loop on a CPU ${running} ms, waiting for one ${waiting} ms)` : '';
+    console.log(`bench [${kind}] ${scenario.key} max: ${max.rps.toFixed(0)} req/s${serverMs !== null ? `, server CPU ${serverMs} ms per request${loopText}` : ''}`);
   }
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
   const measurements: Measurement[] = [];

@@ -27,6 +27,8 @@ export type Scenario = {
   request: BenchRequest | (() => BenchRequest | null);
   /** Where to send it, when not to Gatehouse (H: straight to the upstream). */
   baseUrl?: string;
+  /** The upstream process the request ends at (G, H, J, K): its CPU per request is read beside the server's. */
+  upstreamPid?: number;
 };
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
@@ -71,8 +73,9 @@ export function whoamiScenario(connections: Connection[]): Scenario {
   };
 }
 
-/** The connector of G and H (bench/upstream.ts), as Gatehouse exposes it and as the upstream names it. */
+/** The connectors of G and K (bench/upstream.ts), as Gatehouse exposes them; the upstreams name the tool `echo`. */
 export const BENCH_CONNECTOR = 'bench';
+export const STATELESS_CONNECTOR = 'bench-stateless';
 const ECHO_ARGUMENTS = { text: 'bench' };
 
 /** A tool's result, not its failure in band. */
@@ -96,15 +99,33 @@ export function isEchoAnswer(body: string): boolean {
   }
 }
 
+/** The two upstreams of the connector scenarios, as bench/run.ts started them (bench/upstream.ts). */
+export type BenchUpstreams = {
+  /** The SDK's server with sessions, called through Gatehouse: G, J. */
+  sessions: { url: string; pid: number };
+  /**
+   * The same server in a process of its own, called straight: H, in the session `session`. H's burst (about
+   * ten times G's rate) left the upstream it was sent to with garbage to collect for a while after, which
+   * G or J then paid for when they shared it (0.5 instead of 0.3 ms of the upstream's CPU per call).
+   */
+  direct: { url: string; pid: number; session: string };
+  /** The SDK's stateless server, a new server per request: K. */
+  stateless: { url: string; pid: number };
+};
+
 /**
  * G: a connector tool through Gatehouse — the same authorization as B, then the call forwarded upstream.
- * H: the very same tools/call sent straight to the upstream, no Gatehouse: what the gateway adds is G − H.
+ * H: the very same tools/call sent straight to the same upstream server (in a process of its own), in a
+ * session, no Gatehouse: what the gateway adds is G − H.
  * I and J: B and G under 2026-07-28, whose Mcp-Name header lets /mcp read the connector tool with the
  * caller, in one statement (under 2025-11-25 the name is known only from the body, read after the token).
+ * K: G to a stateless upstream, which spends about four times the CPU per call: the same gateway, with an
+ * upstream that takes more of the machine's two cores.
  */
-export function connectorScenarios(connections: Connection[], upstreamUrl: string): Scenario[] {
-  const upstream = new URL(upstreamUrl);
+export function connectorScenarios(connections: Connection[], upstreams: BenchUpstreams): Scenario[] {
+  const direct = new URL(upstreams.direct.url);
   const echo = { name: `${BENCH_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS };
+  const toSessions = { upstreamPid: upstreams.sessions.pid };
   return [
     {
       key: 'G',
@@ -112,14 +133,21 @@ export function connectorScenarios(connections: Connection[], upstreamUrl: strin
       expectedStatus: 200,
       answers: isEchoAnswer,
       request: withRotatingTokens(connections, mcpMessage('2025-11-25', 'tools/call', echo)),
+      ...toSessions,
     },
     {
       key: 'H',
       label: 'The same tools/call straight to the upstream',
       expectedStatus: 200,
       answers: isEchoAnswer,
-      baseUrl: upstream.origin,
-      request: { method: 'POST', path: upstream.pathname, headers: MCP_HEADERS, body: rpc('tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS }) },
+      baseUrl: direct.origin,
+      request: {
+        method: 'POST',
+        path: direct.pathname,
+        headers: { ...MCP_HEADERS, 'mcp-session-id': upstreams.direct.session },
+        body: rpc('tools/call', { name: 'echo', arguments: ECHO_ARGUMENTS }),
+      },
+      upstreamPid: upstreams.direct.pid,
     },
     {
       key: 'I',
@@ -134,6 +162,15 @@ export function connectorScenarios(connections: Connection[], upstreamUrl: strin
       expectedStatus: 200,
       answers: isEchoAnswer,
       request: withRotatingTokens(connections, mcpMessage('2026-07-28', 'tools/call', echo)),
+      ...toSessions,
+    },
+    {
+      key: 'K',
+      label: `G to a stateless upstream (${STATELESS_CONNECTOR}__echo: a new SDK server per request)`,
+      expectedStatus: 200,
+      answers: isEchoAnswer,
+      request: withRotatingTokens(connections, mcpMessage('2025-11-25', 'tools/call', { name: `${STATELESS_CONNECTOR}__echo`, arguments: ECHO_ARGUMENTS })),
+      upstreamPid: upstreams.stateless.pid,
     },
   ];
 }

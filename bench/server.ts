@@ -82,6 +82,21 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/**
+ * The time a process's main thread — Node's event loop — has spent on a CPU, and runnable but waiting for
+ * one, so far, in ms (Linux: /proc/<pid>/schedstat is the thread group leader's, in ns; the kernel's
+ * Documentation/scheduler/sched-stats.rst). The server's throughput is bounded by its event loop, so these
+ * two say whether a slower scenario did more work there or got the CPU less often.
+ */
+export function mainThreadMs(pid: number): { running: number; waiting: number } {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return { running: running! / 1e6, waiting: waiting! / 1e6 };
+  } catch {
+    return { running: Number.NaN, waiting: Number.NaN };
+  }
+}
+
 /** A process's resident memory now, in MB (Linux). */
 export function residentMb(pid: number): number {
   return readStatusKb(pid, 'VmRSS') / 1024;

@@ -34,6 +34,20 @@ describe('the connector line of the benchmark report', () => {
     );
   });
 
+  it("adds the event loop's time on a CPU and waiting for one, when it was read", () => {
+    const withLoop = (m: Measurement, server: number, running: number, waiting: number): Measurement => ({ ...m, cpuMsPerRequest: { server, upstream: 0.5, eventLoop: { running, waiting } } });
+    expect(connectorLine([withLoop(measured('B', 500, 2), 1.6, 1.2, 0.1), withLoop(measured('G', 300, 9), 2, 1.6, 0.4)])).toContain(
+      '(server CPU per request: B 1.6 ms, G 2 ms; B/G = 0.8; event loop per request on a CPU B 1.2 ms, G 1.6 ms (B/G = 0.75), waiting for one B 0.1 ms, G 0.4 ms); G p50',
+    );
+  });
+
+  it('reads K (G to a stateless upstream) against B, with the upstream CPU of both, not as a target', () => {
+    const upstreamCpu = (m: Measurement, upstream: number): Measurement => ({ ...m, cpuMsPerRequest: { server: 2, upstream } });
+    const line = connectorLine([measured('B', 500, 2), upstreamCpu(measured('G', 400, 4), 0.15), upstreamCpu(measured('K', 320, 6), 0.62)])!;
+    expect(line).toContain("; K, G to a stateless upstream: K/B maximum = 0.64 (the upstream's CPU per call: G 0.15 ms, K 0.62 ms).");
+    expect(line).not.toContain('K/B maximum = 0.64 (target');
+  });
+
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
   });
