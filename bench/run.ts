@@ -7,10 +7,10 @@
 // upstream. It writes bench/results/latest.md and latest.json. Options (environment):
 // BENCH_DATABASES=postgres,embedded; BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100);
 // BENCH_SCALE_TOKENS (1000000; 0 skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J,K);
-// BENCH_CPU_PROFILE (a folder: the server writes a
-// V8 CPU profile there when it stops); BENCH_NODE_FLAGS (extra Node flags for the server, e.g. heap
-// settings to compare); BENCH_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test:
-// the benchmark creates its own database beside it and drops it after).
+// BENCH_CPU_PROFILE (a folder: the server writes a V8 CPU profile there when it stops); BENCH_NODE_FLAGS
+// (extra Node flags for the server, e.g. heap settings to compare); BENCH_DATABASE_URL
+// (postgresql://postgres@127.0.0.1:5432/test: the benchmark creates its own database beside it and drops
+// it after).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -99,14 +99,14 @@ export function isEchoAnswer(body: string): boolean {
   }
 }
 
-/** The two upstreams of the connector scenarios, as bench/run.ts started them (bench/upstream.ts). */
+/** The three upstreams of the connector scenarios, as bench/run.ts started them (bench/upstream.ts). */
 export type BenchUpstreams = {
   /** The SDK's server with sessions, called through Gatehouse: G, J. */
   sessions: { url: string; pid: number };
   /**
-   * The same server in a process of its own, called straight: H, in the session `session`. H's burst (about
-   * ten times G's rate) left the upstream it was sent to with garbage to collect for a while after, which
-   * G or J then paid for when they shared it (0.5 instead of 0.3 ms of the upstream's CPU per call).
+   * The same server in a process of its own, called straight: H, in the session `session`. When H shared
+   * G's upstream, its burst (about ten times G's rate) left that process spending more CPU per call for a
+   * while after, and whichever of G or J came next paid for it (0.5 instead of 0.3 ms a call).
    */
   direct: { url: string; pid: number; session: string };
   /** The SDK's stateless server, a new server per request: K. */
@@ -119,7 +119,7 @@ export type BenchUpstreams = {
  * session, no Gatehouse: what the gateway adds is G − H.
  * I and J: B and G under 2026-07-28, whose Mcp-Name header lets /mcp read the connector tool with the
  * caller, in one statement (under 2025-11-25 the name is known only from the body, read after the token).
- * K: G to a stateless upstream, which spends about four times the CPU per call: the same gateway, with an
+ * K: G to a stateless upstream, which spends two to four times the CPU per call: the same gateway, with an
  * upstream that takes more of the machine's two cores.
  */
 export function connectorScenarios(connections: Connection[], upstreams: BenchUpstreams): Scenario[] {
