@@ -52,14 +52,14 @@ async function prepareDatabase(kind: string): Promise<PreparedDatabase> {
 async function benchDatabase(kind: string): Promise<DatabaseRun> {
   const database = await prepareDatabase(kind);
   const server = await startBenchServer(database.url, SERVER_ENV, CPU_PROFILE);
-  const upstreams = database.url ? [await startBenchUpstream('sessions'), await startBenchUpstream('sessions'), await startBenchUpstream('stateless')] : [];
+  const upstreams = database.url ? { sessions: await startBenchUpstream('sessions'), direct: await startBenchUpstream('sessions'), stateless: await startBenchUpstream('stateless') } : null;
   try {
     const started = Date.now();
     const connections = await connectClients(server.url, { email: 'member@acme.test', password: PASSWORD }, GRANTS);
     const seedSeconds = (Date.now() - started) / 1000;
     console.log(`bench [${kind}]: ${connections.length} grants through the OAuth flow in ${seedSeconds.toFixed(1)} s`);
     const scaling = database.url && SCALE_TOKENS > 0 ? await startScaleRun(kind, server, database.url, connections) : null;
-    const extra = upstreams.length ? await connectorBench(database.url!, upstreams as [BenchUpstream, BenchUpstream, BenchUpstream], connections) : [];
+    const extra = upstreams ? await connectorBench(database.url!, upstreams, connections) : [];
     const all = [...scenarios(connections), ...extra].filter((scenario) => !ONLY || ONLY.includes(scenario.key) || scenario.key === 'B');
     const { measurements, tail } = await measureAll(kind, server, all, database.url);
     const peakRssMb = server.peakRssMb();
@@ -67,7 +67,7 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
     return { database: kind === 'postgres' ? 'PostgreSQL' : 'Embedded (PGlite)', measurements, peakRssMb, connections: connections.length, seedSeconds, scale, tail };
   } finally {
     await server.stop();
-    for (const upstream of upstreams) await upstream.stop();
+    for (const upstream of Object.values(upstreams ?? {})) await upstream.stop();
     await database.drop();
   }
 }
@@ -76,7 +76,7 @@ async function benchDatabase(kind: string): Promise<DatabaseRun> {
  * Adds the bench upstreams of G and K as connectors of Acme (where the connections are), by the command
  * line, and opens the session H's requests carry with its own upstream.
  */
-async function connectorBench(databaseUrl: string, [sessions, direct, stateless]: [BenchUpstream, BenchUpstream, BenchUpstream], connections: Connection[]): Promise<Scenario[]> {
+async function connectorBench(databaseUrl: string, { sessions, direct, stateless }: Record<keyof BenchUpstreams, BenchUpstream>, connections: Connection[]): Promise<Scenario[]> {
   const add = (slug: string, url: string, name: string) => {
     const added = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/connectors.ts', 'add', slug, url, '--name', name, '--orgs', 'acme'], {
       cwd: PROJECT_ROOT,
@@ -87,12 +87,7 @@ async function connectorBench(databaseUrl: string, [sessions, direct, stateless]
   };
   add(BENCH_CONNECTOR, sessions.url, 'Bench echo');
   add(STATELESS_CONNECTOR, stateless.url, 'Bench echo (stateless)');
-  const upstreams: BenchUpstreams = {
-    sessions: { url: sessions.url, pid: sessions.pid },
-    direct: { url: direct.url, pid: direct.pid, session: await openBenchSession(direct.url, '2025-11-25') },
-    stateless: { url: stateless.url, pid: stateless.pid },
-  };
-  return connectorScenarios(connections, upstreams);
+  return connectorScenarios(connections, { sessions, direct: { ...direct, session: await openBenchSession(direct.url, '2025-11-25') }, stateless });
 }
 
 /** Every scenario: an unrecorded warm-up, the maxima, then latency at half of B's maximum. */
