@@ -19,6 +19,7 @@ import { inTransaction, type Tx } from '@/lib/db/transaction';
 import type { ClientDecision } from '@/lib/generated/prisma/enums';
 import { revokeGrantsWhere } from '@/lib/grants/revoke';
 import { ensureClientApp } from './apps';
+import { answerPendingRequests, type Requester, tellApproved } from './request-answers';
 
 /** The app a decision was made on, and who made it. */
 export type Block = {
@@ -206,41 +207,54 @@ export type DecisionChange = ClientDecision | 'none';
  * block on another app covers is refused: it could not take effect, and the admin should see why.
  */
 export async function decideApp(admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number }> {
-  return inTransaction(async (tx) => {
-    const app = await decidableApp(tx, admin.org.id, appId);
-    if (decision === 'approved') {
-      const covering = await tx.orgAppDecision.findFirst({
-        where: { orgId: admin.org.id, decision: 'blocked', appId: { not: app.id }, app: coveringApps(app) },
-        include: { app: { select: { id: true, displayName: true, marks: true } } },
-      });
-      if (covering) {
-        const what = shared(app, covering.app).map(describeMark).join(', ');
-        throw invalid(`${app.displayName} cannot be approved: it shares ${what} with ${covering.app.displayName}, which this organization blocked. Unblock ${covering.app.displayName} first.`);
-      }
+  const decided = await inTransaction((tx) => decideAppIn(tx, admin, appId, decision, ip));
+  await tellApproved(admin, decided.appName, decided.approvedRequesters);
+  return { revoked: decided.revoked };
+}
+
+/**
+ * decideApp inside the caller's transaction. It also answers the org's pending requests for the app
+ * (request-answers.ts): an approval approves those for the app itself, a block declines those for every
+ * app it covers. The requesters of an approval are returned, to be told after the commit (tellApproved).
+ */
+export async function decideAppIn(tx: Tx, admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number; appName: string; approvedRequesters: Requester[] }> {
+  const app = await decidableApp(tx, admin.org.id, appId);
+  if (decision === 'approved') {
+    const covering = await tx.orgAppDecision.findFirst({
+      where: { orgId: admin.org.id, decision: 'blocked', appId: { not: app.id }, app: coveringApps(app) },
+      include: { app: { select: { id: true, displayName: true, marks: true } } },
+    });
+    if (covering) {
+      const what = shared(app, covering.app).map(describeMark).join(', ');
+      throw invalid(`${app.displayName} cannot be approved: it shares ${what} with ${covering.app.displayName}, which this organization blocked. Unblock ${covering.app.displayName} first.`);
     }
-    if (decision === 'none') await tx.orgAppDecision.deleteMany({ where: { orgId: admin.org.id, appId } });
-    else {
-      const data = { decision, decidedById: admin.personId, decidedAt: new Date() };
-      await tx.orgAppDecision.upsert({ where: { orgId_appId: { orgId: admin.org.id, appId } }, create: { orgId: admin.org.id, appId, ...data }, update: data });
+  }
+  if (decision === 'none') await tx.orgAppDecision.deleteMany({ where: { orgId: admin.org.id, appId } });
+  else {
+    const data = { decision, decidedById: admin.personId, decidedAt: new Date() };
+    await tx.orgAppDecision.upsert({ where: { orgId_appId: { orgId: admin.org.id, appId } }, create: { orgId: admin.org.id, appId, ...data }, update: data });
+  }
+  let revoked = 0;
+  if (decision === 'blocked') {
+    for (const clientId of await coveredClients(tx, app, admin.org.id)) {
+      revoked += await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip });
     }
-    let revoked = 0;
-    if (decision === 'blocked') {
-      for (const clientId of await coveredClients(tx, app, admin.org.id)) {
-        revoked += await revokeGrantsWhere({ clientId, orgId: admin.org.id }, { byPersonId: admin.personId, reason: 'client_blocked', ip });
-      }
-    }
-    await recordAudit(
-      {
-        type: decision === 'approved' ? 'app.approved' : decision === 'blocked' ? 'app.blocked' : 'app.decision_cleared',
-        orgId: admin.org.id,
-        actorPersonId: admin.personId,
-        ip,
-        data: { appId, app: app.displayName, marks: app.marks, revokedGrants: revoked },
-      },
-      tx,
-    );
-    return { revoked };
-  });
+  }
+  await recordAudit(
+    {
+      type: decision === 'approved' ? 'app.approved' : decision === 'blocked' ? 'app.blocked' : 'app.decision_cleared',
+      orgId: admin.org.id,
+      actorPersonId: admin.personId,
+      ip,
+      data: { appId, app: app.displayName, marks: app.marks, revokedGrants: revoked },
+    },
+    tx,
+  );
+  const answer = { actorPersonId: admin.personId, ip };
+  let approvedRequesters: Requester[] = [];
+  if (decision === 'approved') approvedRequesters = await answerPendingRequests(tx, admin.org.id, { id: app.id }, { ...answer, status: 'approved', by: 'app_approved' });
+  if (decision === 'blocked') await answerPendingRequests(tx, admin.org.id, coveringApps(app), { ...answer, status: 'declined', by: 'app_blocked' });
+  return { revoked, appName: app.displayName, approvedRequesters };
 }
 
 /**
@@ -263,6 +277,7 @@ export async function blockAppEverywhere(admin: InstanceAdmin, appId: string, bl
       { type: blocked ? 'app.blocked_everywhere' : 'app.unblocked_everywhere', actorPersonId: admin.personId, ip, data: { appId, app: app.displayName, marks: app.marks, revokedGrants: revoked } },
       tx,
     );
+    if (blocked) await answerPendingRequests(tx, null, coveringApps(app), { status: 'declined', by: 'app_blocked_everywhere', actorPersonId: admin.personId, ip });
     return { revoked };
   });
 }

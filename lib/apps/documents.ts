@@ -10,7 +10,8 @@ import { inTransaction } from '@/lib/db/transaction';
 import { type DocumentProblem, resolveMetadataDocument } from '@/lib/oauth/cimd';
 import { oauthProvider } from '@/lib/oauth/provider';
 import { appIdentity, ensureApp } from './apps';
-import { decideApp } from './decisions';
+import { decideAppIn } from './decisions';
+import { tellApproved } from './request-answers';
 
 /** What the admin is told when the document cannot be had. */
 const REFUSALS: Record<DocumentProblem, string> = {
@@ -37,12 +38,13 @@ export async function addDocumentApp(admin: OrgAdmin, url: string, ip: string): 
     throw invalid(SELF_EXPLAINED.has(resolved.problem) ? `${reason}.` : `${reason}: ${resolved.detail}.`);
   }
   const identity = appIdentity({ registration: 'metadata_document', client_id: resolved.clientId, client_name: resolved.clientName });
-  // decideApp joins this transaction: an approval it refuses (a block on an app sharing the document's
-  // host) leaves no app behind.
-  const appId = await inTransaction(async () => {
+  // One transaction: an approval refused (a block on an app sharing the document's host) leaves no app
+  // behind. The app may exist already (someone connected with the document and asked for it): its
+  // requesters are told after the commit.
+  const decided = await inTransaction(async (tx) => {
     const id = await ensureApp(identity);
-    await decideApp(admin, id, 'approved', ip);
-    return id;
+    return { id, ...(await decideAppIn(tx, admin, id, 'approved', ip)) };
   });
-  return { appId, name: identity.displayName };
+  await tellApproved(admin, decided.appName, decided.approvedRequesters);
+  return { appId: decided.id, name: identity.displayName };
 }

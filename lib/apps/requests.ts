@@ -1,13 +1,14 @@
 // Requests for access (docs/protocol.md §7): a member who meets an app their org's "approved apps only"
 // policy refuses asks the org's admins to approve it, from the consent screen; the admins answer on the
-// console's Requests page. The only module that reads or writes access_requests.
+// console's Requests page. Besides request-answers.ts, the only module that reads or writes access_requests.
 //
 // One row per org, app and person: asking again while the request is pending replaces its note; asking
 // after a decline or an expiry reopens the row. A pending request expires EXPIRY_DAYS after it was asked
 // (the sweeper, lib/oauth/sweeper.ts). Approving a request is approving the app (decideApp), which lets
-// every member in; so it answers every pending request for that app in the org at once. Each step is an
-// audit event, written in the transaction of the change. Emails are sent after the commit, never inside
-// the transaction (lib/db/transaction.ts: nothing waits on the network while one is open).
+// every member in; so it answers every pending request for that app in the org at once, as any approval
+// or block of the app does (request-answers.ts, which writes those answers). Each step is an audit event,
+// written in the transaction of the change. Emails are sent after the commit, never inside the
+// transaction (lib/db/transaction.ts: nothing waits on the network while one is open).
 import type { OrgAdmin } from '@/lib/admin/access';
 import { conflict, notFound } from '@/lib/admin/errors';
 import { recordAudit } from '@/lib/audit/events';
@@ -18,10 +19,11 @@ import { inTransaction } from '@/lib/db/transaction';
 import { env } from '@/lib/env';
 import type { AccessRequestStatus } from '@/lib/generated/prisma/enums';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { emailConfigured, sendEmail } from '@/lib/mail/smtp';
+import { emailConfigured } from '@/lib/mail/smtp';
 import { invisibleCharacterIn } from '@/lib/oauth/registration';
 import { describeEvidence } from './apps';
-import { appStanding, decideApp } from './decisions';
+import { appStanding, decideAppIn } from './decisions';
+import { mailQuietly, type Requester, tellApproved } from './request-answers';
 
 export const EXPIRY_DAYS = 30;
 export const NOTE_MAX_LENGTH = 500;
@@ -35,8 +37,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type AskRefusal = 'not_member' | 'not_askable' | 'note_too_long' | 'note_characters' | 'rate_limited';
 
 export type AskResult = { ok: true; outcome: 'created' | 'reopened' | 'updated'; request: { id: string; askedAt: Date; expiresAt: Date } } | { ok: false; refusal: AskRefusal; message: string };
-
-export type Requester = { id: string; name: string; email: string };
 
 /**
  * The note as stored, or why it cannot be: at most NOTE_MAX_LENGTH characters, text PostgreSQL can store,
@@ -197,40 +197,22 @@ async function pendingRequest(admin: OrgAdmin, requestId: string, now: Date) {
 }
 
 /**
- * Approves the request by approving its app for the org (decideApp, in the same transaction: refused as
- * it would be there, for an app a block covers), and answers every pending request for that app in the
- * org with it. Each requester is emailed after the commit, when SMTP is configured.
+ * Approves the request by approving its app for the org (decideAppIn, in the same transaction: refused as
+ * it would be there, for an app a block covers), which answers every pending request for that app in the
+ * org with it (request-answers.ts). Each requester is emailed after the commit, when SMTP is configured.
  */
 export async function approveRequest(admin: OrgAdmin, requestId: string, ip: string, now = new Date()): Promise<{ approved: number }> {
-  const answered = await inTransaction(async (tx) => {
+  const decided = await inTransaction(async (tx) => {
     const request = await pendingRequest(admin, requestId, now);
-    // decideApp would replace the org's block on this very app with the approval: a request asked before
-    // the block must not lift it. Unblocking is done on the Apps page, on purpose.
+    // An approval would replace the org's block on this very app: a request asked before the block must
+    // not lift it. Unblocking is done on the Apps page, on purpose. (A block declines the pending requests
+    // it covers, so this is a request that reached here between the two.)
     const own = await tx.orgAppDecision.findUnique({ where: { orgId_appId: { orgId: admin.org.id, appId: request.appId } }, select: { decision: true } });
     if (own?.decision === 'blocked') throw conflict(`${request.app.displayName} is blocked in ${admin.org.name}: unblock it on the Apps page first, or decline the request.`);
-    await decideApp(admin, request.appId, 'approved', ip);
-    const pending = await tx.accessRequest.findMany({
-      where: { orgId: admin.org.id, appId: request.appId, status: 'pending' },
-      include: { person: { select: { id: true, name: true, email: true } } },
-    });
-    await tx.accessRequest.updateMany({ where: { id: { in: pending.map((row) => row.id) } }, data: { status: 'approved', decidedById: admin.personId, decidedAt: now } });
-    for (const row of pending) {
-      await recordAudit(
-        {
-          type: 'access_request.approved',
-          orgId: admin.org.id,
-          actorPersonId: admin.personId,
-          clientId: row.clientId,
-          ip,
-          data: { requestId: row.id, appId: row.appId, app: request.app.displayName, personId: row.person.id, person: row.person.email },
-        },
-        tx,
-      );
-    }
-    return { appName: request.app.displayName, people: pending.map((row) => row.person) };
+    return decideAppIn(tx, admin, request.appId, 'approved', ip);
   });
-  for (const person of answered.people) await tellRequester(admin, answered.appName, person);
-  return { approved: answered.people.length };
+  await tellApproved(admin, decided.appName, decided.approvedRequesters);
+  return { approved: decided.approvedRequesters.length };
 }
 
 /** Declines the request; the app stays as it was, and the person may ask again later. */
@@ -281,16 +263,6 @@ function utc(date: Date): string {
   return `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
 
-/** Sends one email when SMTP is configured; a failure is logged, never thrown (the change is made either way). */
-async function mail(to: string, subject: string, lines: string[]): Promise<void> {
-  if (!emailConfigured()) return;
-  try {
-    await sendEmail({ to, subject, text: lines.join('\n') });
-  } catch (error) {
-    console.error(`gatehouse: could not email ${to} about an access request: ${(error as Error).message}`);
-  }
-}
-
 /** Emails the org's admins (every active member whose role manages apps) that a request waits. */
 async function tellAdmins(org: { id: string; slug: string; name: string }, appName: string, person: Requester, note: string | null, expiresAt: Date): Promise<void> {
   if (!emailConfigured()) return;
@@ -299,7 +271,7 @@ async function tellAdmins(org: { id: string; slug: string; name: string }, appNa
   for (const { role, person: admin } of memberships) {
     if (!hasPermission({ permissions: permissionsOf(role) }, 'apps:manage')) continue;
     // Names go in the body only: the subject is a header, and names are typed by people.
-    await mail(admin.email, 'An app waits for your approval in Gatehouse', [
+    await mailQuietly(admin.email, 'An app waits for your approval in Gatehouse', [
       `${person.name} (${person.email}) asks the admins of ${org.name} to approve ${appName}, so that they can connect it.`,
       ...(note ? ['', 'Their note:', note] : []),
       '',
@@ -307,15 +279,4 @@ async function tellAdmins(org: { id: string; slug: string; name: string }, appNa
       `The request expires on ${utc(expiresAt)} if nobody answers it.`,
     ]);
   }
-}
-
-/** Emails a requester that the app was approved: they finish from the app, which starts a new authorization. */
-async function tellRequester(admin: OrgAdmin, appName: string, person: { name: string; email: string }): Promise<void> {
-  await mail(person.email, 'Your access request was approved in Gatehouse', [
-    `Hello ${person.name},`,
-    '',
-    `${admin.personName}, an admin of ${admin.org.name}, approved ${appName}. Connect it again from the app: this time ${admin.org.name} can be picked on the consent screen.`,
-    '',
-    `Gatehouse: ${env().publicUrl}/`,
-  ]);
 }

@@ -299,9 +299,76 @@ describe.each(DATABASES)('access requests (%s database)', (database) => {
     const asked = (await requests()).find((row) => row.note === 'before the block')!;
     expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId: await appIdOf(client), decision: 'blocked' }], '/admin/acme')).result).toMatchObject({ ok: true });
     expect((await ask(browser, form, acmeId, 'again')).html).toContain('This app cannot be requested there');
-    expect(await answer(APPROVE, owner, 'acme', asked.id)).toEqual({ ok: false, error: 'Blocked Tool is blocked in Acme: unblock it on the Apps page first, or decline the request.' });
-    expect(await requests()).toEqual([...before, asked]);
+    // The block answered the request: declined, so it leaves the admins' queue and cannot be approved.
+    expect(await answer(APPROVE, owner, 'acme', asked.id)).toEqual({ ok: false, error: 'This request was already answered or has expired.' });
+    const seen = await snapshot();
+    expect(seen.requests).toEqual([...before, { ...asked, status: 'declined', decided_by: expect.any(String) }]);
+    expect(seen.audit('access_request.declined').filter((event) => event.data.requestId === asked.id)).toEqual([
+      expect.objectContaining({ actor: 'owner@acme.test', org_id: acmeId, data: expect.objectContaining({ by: 'app_blocked', person: MEMBER.email }) }),
+    ]);
     expect((await consentFor(client)).form.disabledOrgIds).toEqual([acmeId]);
+  }, 180_000);
+
+  it('answers pending requests when the app is decided elsewhere: approved on the Apps page, blocked everywhere by an instance admin', async () => {
+    // Two people ask for the same app in Acme; the owner approves it on the Apps page, not on the Requests page.
+    const queued = await register(server.url, { client_name: 'Queue Tool', redirect_uris: ['https://queue-tool.example/cb'] });
+    for (const person of [MEMBER, VIEWER]) {
+      const { browser, form } = await consentFor(queued, person);
+      expect((await ask(browser, form, acmeId, `queued by ${person.email}`)).html).toContain('Request sent to the admins of Acme');
+    }
+    expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId: await appIdOf(queued), decision: 'approved' }], '/admin/acme')).result).toMatchObject({ ok: true });
+    let seen = await snapshot();
+    const queuedRows = seen.requests.filter((row) => row.note?.startsWith('queued by'));
+    expect(queuedRows.map((row) => [row.person, row.status]).sort()).toEqual([
+      [MEMBER.email, 'approved'],
+      [VIEWER.email, 'approved'],
+    ]);
+    expect(seen.audit('access_request.approved').filter((event) => queuedRows.some((row) => row.id === event.data.requestId))).toEqual([
+      expect.objectContaining({ actor: 'owner@acme.test', org_id: acmeId, data: expect.objectContaining({ by: 'app_approved' }) }),
+      expect.objectContaining({ actor: 'owner@acme.test', org_id: acmeId, data: expect.objectContaining({ by: 'app_approved' }) }),
+    ]);
+    // Off the admins' queue, listed with the answered ones.
+    const [waiting, answered] = visible(await (await owner.fetch(`${server.url}/admin/acme/clients/requests`)).text()).split('aria-label="Decided requests');
+    expect(waiting).not.toContain('queued by');
+    expect(answered).toContain('queued by member@acme.test');
+
+    // An instance admin's block declines the requests it covers in every org: Max's in Acme for a second
+    // app sharing the blocked one's redirect host, Vera's in Umbrella for the blocked app itself. A request
+    // for an app the block does not cover stays pending. (Vera joins Umbrella for this: Max's and Bea's
+    // asks are counted by the rate limit, tried last.)
+    await inspect((query) =>
+      query(`INSERT INTO memberships (id, person_id, org_id, role, updated_at) SELECT gen_random_uuid()::text, p.id, $1, 'member', now() FROM people p WHERE p.email = $2`, [initechId, VIEWER.email]),
+    );
+    const blocked = await register(server.url, { client_name: 'Wide Tool', redirect_uris: ['https://wide-tool.example/cb'] });
+    const sharing = await register(server.url, { client_name: 'Wide Tool Copy', redirect_uris: ['https://wide-tool.example/other'] });
+    const apart = await register(server.url, { client_name: 'Apart Tool', redirect_uris: ['https://apart-tool.example/cb'] });
+    const asks: [RegisteredClient, typeof MEMBER, string][] = [
+      [sharing, MEMBER, acmeId],
+      [blocked, VIEWER, initechId],
+      [apart, VIEWER, acmeId],
+    ];
+    for (const [client, person, orgId] of asks) {
+      const { browser, form } = await consentFor(client, person);
+      expect((await ask(browser, form, orgId, `wide ${person.email} ${client.client_id}`)).html).toContain('Request sent to the admins of');
+    }
+    const everywhere = { file: 'app/admin/instance/actions.ts', name: 'blockAppEverywhereAction' };
+    const blockedAppId = await appIdOf(blocked);
+    expect((await callServerAction(server.url, owner, everywhere, [{ appId: blockedAppId, blocked: true }], '/admin/instance')).result).toMatchObject({ ok: true });
+    try {
+      seen = await snapshot();
+      const status = (client: RegisteredClient) => seen.requests.find((row) => row.note?.endsWith(client.client_id))!.status;
+      expect([status(sharing), status(blocked), status(apart)]).toEqual(['declined', 'declined', 'pending']);
+      const declined = seen.audit('access_request.declined').filter((event) => event.data.by === 'app_blocked_everywhere');
+      expect(declined.map((event) => [event.org_id, event.actor]).sort()).toEqual(
+        [
+          [acmeId, 'owner@acme.test'],
+          [initechId, 'owner@acme.test'],
+        ].sort(),
+      );
+    } finally {
+      await callServerAction(server.url, owner, everywhere, [{ appId: blockedAppId, blocked: false }], '/admin/instance');
+      await inspect((query) => query(`DELETE FROM memberships WHERE org_id = $1 AND person_id = (SELECT id FROM people WHERE email = $2)`, [initechId, VIEWER.email]));
+    }
   }, 180_000);
 
   it('limits asks per person: past 10 an hour they are refused with a clear message', async () => {
@@ -390,6 +457,27 @@ describe('access requests with SMTP configured', () => {
     expect(received[0]!.text).toContain('Subject: Your access request was approved in Gatehouse');
     expect(received[0]!.text).toContain('Olivia Owner, an admin of Acme, approved Mail Tool. Connect it again from the app');
     expect(received[0]!.text).toContain(`Gatehouse: ${server.url}/`);
+    expect(server.output()).not.toContain('could not email');
+    received.splice(0);
+
+    // Approved on the Apps page instead of through the request: the requester is told all the same.
+    const other = await register(server.url, { client_name: 'Other Mail Tool', redirect_uris: ['https://other-mail-tool.example/cb'] });
+    const otherForm = await openConsent(browser, authorizeUrl(server.url, { client: other, challenge: pkce().challenge }));
+    await browser.follow(`${server.url}/consent/${otherForm.uid}/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams({ csrf: otherForm.csrf, organization: acmeId, note: '' }).toString(),
+    });
+    received.splice(0);
+    const appId = await inspectDatabase(server, async (query) => (await query<{ app_id: string }>(`SELECT app_id FROM clients WHERE client_id = $1`, [other.client_id]))[0]!.app_id).then(
+      ({ result, server: next }) => {
+        server = next;
+        return result;
+      },
+    );
+    expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId, decision: 'approved' }], '/admin/acme')).result).toMatchObject({ ok: true });
+    expect(received.map((mail) => mail.to)).toEqual([[MEMBER.email]]);
+    expect(received[0]!.text).toContain('Olivia Owner, an admin of Acme, approved Other Mail Tool.');
     expect(server.output()).not.toContain('could not email');
   }, 180_000);
 });
