@@ -8,6 +8,7 @@
 // queueing behind the burst (about 35 ms median for /healthz at 72 req/s, against 1 ms when paced).
 import autocannon, { type Request, type Result } from 'autocannon';
 import { Agent, request as httpRequest } from 'node:http';
+import type { PairedRatios } from './paired';
 import type { BenchRequest, Scenario } from './scenarios';
 
 export const CONNECTIONS = 32;
@@ -34,6 +35,8 @@ export type Measurement = Latency & {
    * and the server's event loop thread: on a CPU, and runnable but waiting for one.
    */
   cpuMsPerRequest?: { server: number; upstream: number | null; eventLoop?: { running: number; waiting: number } };
+  /** Its maximum against another scenario's in alternating rounds (paired.ts): G against B, J against I. */
+  paired?: PairedRatios;
 };
 
 /** The status an answer is counted under: its own, or "<status> wrong answer" when its body fails the check. */

@@ -8,7 +8,8 @@
 // BENCH_DATABASES=postgres,embedded; BENCH_SECONDS (10); BENCH_WARMUP_SECONDS (5); BENCH_GRANTS (100);
 // BENCH_SCALE_TOKENS (1000000; 0 skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J,K);
 // BENCH_CPU_PROFILE (a folder: the server writes a V8 CPU profile there when it stops); BENCH_NODE_FLAGS
-// (extra Node flags for the server, e.g. heap settings to compare); BENCH_DATABASE_URL
+// (extra Node flags for the server, e.g. heap settings to compare); BENCH_PAIRED_ROUNDS (6) and
+// BENCH_PAIRED_SECONDS (3): the connector ratios in alternating rounds (paired.ts); BENCH_DATABASE_URL
 // (postgresql://postgres@127.0.0.1:5432/test: the benchmark creates its own database beside it and drops
 // it after).
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { handlerLatency, harnessFloor } from './floor';
 import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measure';
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
 import { BASELINE, BENCH_CONNECTOR, type BenchUpstreams, connectorScenarios, STATELESS_CONNECTOR, scenarios, whoamiScenario, type Scenario } from './scenarios';
+import { type PairedRatios, pairedRatios } from './paired';
 import { ensureBuild, mainThreadMs, processCpuMs, startBenchServer, type BenchServer } from './server';
 import { type BenchUpstream, openBenchSession, startBenchUpstream } from './upstream';
 import { connectClients, type Connection } from './tokens';
@@ -32,6 +34,13 @@ const SCALE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 1_000_000);
 const SMALL_TOKENS = 1_000;
 const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim().toUpperCase());
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
+const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 6);
+const PAIRED_SECONDS = Number(process.env.BENCH_PAIRED_SECONDS ?? 3);
+/** The connector targets' pairs, base then call: G against B, J against I. */
+const CONNECTOR_PAIRS = [
+  ['B', 'G'],
+  ['I', 'J'],
+] as const;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,embedded').split(',').map((name) => name.trim());
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const PASSWORD = 'bench-demo-password';
@@ -119,6 +128,15 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
     const loopText = eventLoop ? ` (event loop on a CPU ${running} ms, waiting for one ${waiting} ms)` : '';
     console.log(`bench [${kind}] ${scenario.key} max: ${max.rps.toFixed(0)} req/s${serverMs !== null ? `, server CPU ${serverMs} ms per request${loopText}` : ''}`);
   }
+  // The connector targets' ratios again, in alternating rounds (paired.ts).
+  const paired = new Map<string, PairedRatios>();
+  for (const [baseKey, callKey] of CONNECTOR_PAIRS) {
+    const [base, call] = [all.find((s) => s.key === baseKey), all.find((s) => s.key === callKey)];
+    if (!base || !call || PAIRED_ROUNDS < 1) continue;
+    const result = await pairedRatios(target, base, call, PAIRED_ROUNDS, PAIRED_SECONDS);
+    paired.set(callKey, result);
+    console.log(`bench [${kind}] ${callKey}/${baseKey} in ${PAIRED_ROUNDS} alternating rounds of ${PAIRED_SECONDS} s: ${result.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`);
+  }
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
   const measurements: Measurement[] = [];
   let whoamiWindow: [Date, Date] | null = null;
@@ -139,6 +157,7 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
       statuses: sumCounts(max.statuses, fixed.statuses),
       notSent: fixed.notSent,
       ...(cpu.has(scenario.key) ? { cpuMsPerRequest: cpu.get(scenario.key)! } : {}),
+      ...(paired.has(scenario.key) ? { paired: paired.get(scenario.key)! } : {}),
     });
     console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
   }

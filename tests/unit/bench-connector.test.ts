@@ -48,6 +48,21 @@ describe('the connector line of the benchmark report', () => {
     expect(line).not.toContain('K/B maximum = 0.64 (target');
   });
 
+  it('reads the throughput target from the median of the alternating rounds when they were measured, the table ratio beside it', () => {
+    const paired = (ratios: number[], errors = 0): Measurement => ({ ...measured('G', 300, 4), paired: { against: 'B', seconds: 3, ratios, errors } });
+    // The table's single slice says 0.6 (not met); the rounds' median says 0.72 (met): the median decides.
+    expect(connectorLine([measured('B', 500, 2), paired([0.66, 0.75, 0.72, 0.8, 0.7])])).toContain(
+      'G/B maximum = 0.6 in the table; in 5 alternating rounds of 3 s 0.66–0.8, median 0.72 (target ≥ 0.70: met); G p50',
+    );
+    // An even count: the mean of the two middle ones. Errors in the rounds are said.
+    expect(connectorLine([measured('B', 500, 2), paired([0.7, 0.6, 0.64, 0.9], 3)])).toContain(
+      'G/B maximum = 0.6 in the table; in 4 alternating rounds of 3 s 0.6–0.9, 3 errors in them, median 0.67 (target ≥ 0.70: not met)',
+    );
+    // Rounds against another scenario, or none, leave the table's ratio as the reading.
+    const against = { ...measured('G', 400, 4), paired: { against: 'I', seconds: 3, ratios: [0.5], errors: 0 } };
+    expect(connectorLine([measured('B', 500, 2), against])).toContain('G/B maximum = 0.8 (target ≥ 0.70: met)');
+  });
+
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
   });
