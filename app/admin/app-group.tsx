@@ -66,3 +66,8 @@ export function AppGroupBody({ app, columns, aside, children }: { app: AppGroupV
     </tbody>
   );
 }
+
+/** "; 2 pending requests declined": what a decision on an app did to the requests for it, for its toast. */
+export function answeredText(count: number, how: 'approved' | 'declined'): string {
+  return count ? `; ${count} pending request${count === 1 ? '' : 's'} ${how}` : '';
+}

@@ -206,10 +206,10 @@ export type DecisionChange = ClientDecision | 'none';
  * the org of every registration it covers, not when their tokens expire. An approval of an app that a
  * block on another app covers is refused: it could not take effect, and the admin should see why.
  */
-export async function decideApp(admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number }> {
+export async function decideApp(admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number; requestsAnswered: number }> {
   const decided = await inTransaction((tx) => decideAppIn(tx, admin, appId, decision, ip));
   await tellApproved(admin, decided.appName, decided.approvedRequesters);
-  return { revoked: decided.revoked };
+  return { revoked: decided.revoked, requestsAnswered: decided.requestsAnswered };
 }
 
 /**
@@ -217,7 +217,13 @@ export async function decideApp(admin: OrgAdmin, appId: string, decision: Decisi
  * (request-answers.ts): an approval approves those for the app itself, a block declines those for every
  * app it covers. The requesters of an approval are returned, to be told after the commit (tellApproved).
  */
-export async function decideAppIn(tx: Tx, admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number; appName: string; approvedRequesters: Requester[] }> {
+export async function decideAppIn(
+  tx: Tx,
+  admin: OrgAdmin,
+  appId: string,
+  decision: DecisionChange,
+  ip: string,
+): Promise<{ revoked: number; appName: string; approvedRequesters: Requester[]; requestsAnswered: number }> {
   const app = await decidableApp(tx, admin.org.id, appId);
   if (decision === 'approved') {
     const covering = await tx.orgAppDecision.findFirst({
@@ -251,21 +257,20 @@ export async function decideAppIn(tx: Tx, admin: OrgAdmin, appId: string, decisi
     tx,
   );
   const answer = { actorPersonId: admin.personId, ip };
-  let approvedRequesters: Requester[] = [];
-  if (decision === 'approved') approvedRequesters = await answerPendingRequests(tx, admin.org.id, { id: app.id }, { ...answer, status: 'approved', by: 'app_approved' });
-  if (decision === 'blocked') await answerPendingRequests(tx, admin.org.id, coveringApps(app), { ...answer, status: 'declined', by: 'app_blocked' });
-  return { revoked, appName: app.displayName, approvedRequesters };
+  const approvedRequesters = decision === 'approved' ? await answerPendingRequests(tx, admin.org.id, { id: app.id }, { ...answer, status: 'approved', by: 'app_approved' }) : [];
+  const declined = decision === 'blocked' ? await answerPendingRequests(tx, admin.org.id, coveringApps(app), { ...answer, status: 'declined', by: 'app_blocked' }) : [];
+  return { revoked, appName: app.displayName, approvedRequesters, requestsAnswered: approvedRequesters.length + declined.length };
 }
 
 /**
  * An instance admin blocks an app everywhere, or lifts that block. The block covers what an org's would
  * (every app sharing a mark) in every org, and ends the live grants of every registration it covers.
  */
-export async function blockAppEverywhere(admin: InstanceAdmin, appId: string, blocked: boolean, ip: string): Promise<{ revoked: number }> {
+export async function blockAppEverywhere(admin: InstanceAdmin, appId: string, blocked: boolean, ip: string): Promise<{ revoked: number; requestsAnswered: number }> {
   return inTransaction(async (tx) => {
     const app = await tx.app.findUnique({ where: { id: appId }, select: { id: true, displayName: true, marks: true, blockedAt: true } });
     if (!app) throw notFound('This app is not known here.');
-    if (Boolean(app.blockedAt) === blocked) return { revoked: 0 };
+    if (Boolean(app.blockedAt) === blocked) return { revoked: 0, requestsAnswered: 0 };
     await tx.app.update({ where: { id: appId }, data: blocked ? { blockedAt: new Date(), blockedById: admin.personId } : { blockedAt: null, blockedById: null } });
     let revoked = 0;
     if (blocked) {
@@ -277,8 +282,8 @@ export async function blockAppEverywhere(admin: InstanceAdmin, appId: string, bl
       { type: blocked ? 'app.blocked_everywhere' : 'app.unblocked_everywhere', actorPersonId: admin.personId, ip, data: { appId, app: app.displayName, marks: app.marks, revokedGrants: revoked } },
       tx,
     );
-    if (blocked) await answerPendingRequests(tx, null, coveringApps(app), { status: 'declined', by: 'app_blocked_everywhere', actorPersonId: admin.personId, ip });
-    return { revoked };
+    const declined = blocked ? await answerPendingRequests(tx, null, coveringApps(app), { status: 'declined', by: 'app_blocked_everywhere', actorPersonId: admin.personId, ip }) : [];
+    return { revoked, requestsAnswered: declined.length };
   });
 }
 

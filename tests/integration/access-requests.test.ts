@@ -316,7 +316,10 @@ describe.each(DATABASES)('access requests (%s database)', (database) => {
       const { browser, form } = await consentFor(queued, person);
       expect((await ask(browser, form, acmeId, `queued by ${person.email}`)).html).toContain('Request sent to the admins of Acme');
     }
-    expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId: await appIdOf(queued), decision: 'approved' }], '/admin/acme')).result).toMatchObject({ ok: true });
+    expect((await callServerAction(server.url, owner, DECIDE, ['acme', { appId: await appIdOf(queued), decision: 'approved' }], '/admin/acme')).result).toEqual({
+      ok: true,
+      value: { revoked: 0, requestsAnswered: 2 },
+    });
     let seen = await snapshot();
     const queuedRows = seen.requests.filter((row) => row.note?.startsWith('queued by'));
     expect(queuedRows.map((row) => [row.person, row.status]).sort()).toEqual([
@@ -353,7 +356,10 @@ describe.each(DATABASES)('access requests (%s database)', (database) => {
     }
     const everywhere = { file: 'app/admin/instance/actions.ts', name: 'blockAppEverywhereAction' };
     const blockedAppId = await appIdOf(blocked);
-    expect((await callServerAction(server.url, owner, everywhere, [{ appId: blockedAppId, blocked: true }], '/admin/instance')).result).toMatchObject({ ok: true });
+    expect((await callServerAction(server.url, owner, everywhere, [{ appId: blockedAppId, blocked: true }], '/admin/instance')).result).toEqual({
+      ok: true,
+      value: { revoked: 0, requestsAnswered: 2 },
+    });
     try {
       seen = await snapshot();
       const status = (client: RegisteredClient) => seen.requests.find((row) => row.note?.endsWith(client.client_id))!.status;

@@ -83,7 +83,7 @@ describe.each(DATABASES)('decisions on apps (%s database)', (database) => {
     expect(await appIdOf(theirs)).toBe(appId);
 
     const blocked = await decide(owner, 'acme', appId, 'blocked');
-    expect(blocked).toEqual({ ok: true, value: { revoked: 2 } });
+    expect(blocked).toEqual({ ok: true, value: { revoked: 2, requestsAnswered: 0 } });
     for (const tokens of [member.tokens, viewer.tokens]) expect((await postMcp(server.url, tokens.access_token, rpc('ping'))).status).toBe(401);
 
     // A fresh registration of the same product is blocked in Acme, and only there.
@@ -97,7 +97,7 @@ describe.each(DATABASES)('decisions on apps (%s database)', (database) => {
     expect(viewerForm.orgIds).toEqual([]);
     expect(viewerForm.html).toContain('Olivia Owner, an admin of Acme, blocked this app there.');
     expect(viewerForm.html).not.toContain('to act for you');
-    expect(await decide(owner, 'acme', appId, 'none')).toEqual({ ok: true, value: { revoked: 0 } });
+    expect(await decide(owner, 'acme', appId, 'none')).toEqual({ ok: true, value: { revoked: 0, requestsAnswered: 0 } });
     expect((await consentFor(fresh)).orgIds.sort()).toEqual([acmeId, globexId].sort());
   });
 
@@ -122,7 +122,7 @@ describe.each(DATABASES)('decisions on apps (%s database)', (database) => {
   it('an approval covers exactly the app approved: "approved apps only" lets it in and nothing that copies it', async () => {
     const vscode = await register(server.url, VSCODE);
     const appId = await appIdOf(vscode);
-    expect(await decide(owner, 'acme', appId, 'approved')).toEqual({ ok: true, value: { revoked: 0 } });
+    expect(await decide(owner, 'acme', appId, 'approved')).toEqual({ ok: true, value: { revoked: 0, requestsAnswered: 0 } });
     expect((await callServerAction(server.url, owner, POLICY, ['acme', { policy: 'approved' }], '/admin/acme')).result).toMatchObject({ ok: true });
     try {
       // Another person's registration of VS Code is the same app: approved.
@@ -168,7 +168,7 @@ describe.each(DATABASES)('decisions on apps (%s database)', (database) => {
     const appId = await appIdOf(app);
     // Only instance admins: an org owner who is not one is refused.
     expect((await callServerAction(server.url, rival, EVERYWHERE, [{ appId, blocked: true }], '/admin/instance')).result).toMatchObject({ ok: false });
-    expect((await callServerAction(server.url, owner, EVERYWHERE, [{ appId, blocked: true }], '/admin/instance')).result).toEqual({ ok: true, value: { revoked: 1 } });
+    expect((await callServerAction(server.url, owner, EVERYWHERE, [{ appId, blocked: true }], '/admin/instance')).result).toEqual({ ok: true, value: { revoked: 1, requestsAnswered: 0 } });
     try {
       expect((await postMcp(server.url, inAcme.tokens.access_token, rpc('ping'))).status).toBe(401);
       const form = await consentFor(await register(server.url, { client_name: 'Everywhere App', redirect_uris: ['https://everywhere.example/cb'] }));

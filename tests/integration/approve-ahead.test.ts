@@ -149,7 +149,7 @@ describe.each(DATABASES)('approving apps ahead of time (%s database)', (database
       expect(before.orgIds).toEqual([]);
       expect(before.html).toContain('This organization allows only apps an admin approved.');
 
-      expect(await action(jars.owner, DECIDE, ['acme', { appId, decision: 'approved' }])).toEqual({ ok: true, value: { revoked: 0 } });
+      expect(await action(jars.owner, DECIDE, ['acme', { appId, decision: 'approved' }])).toEqual({ ok: true, value: { revoked: 0, requestsAnswered: 0 } });
       expect((await listed('notes pro')).rows[0]).toMatch(/Approved Clear the decision on Notes Pro$/);
 
       // A fresh registration of the same product, by Acme's member: the same app, approved.

@@ -6,7 +6,7 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime } from '@/app/components/relative-time';
 import { useToast } from '@/app/components/toast';
 import type { InstanceClientRow } from '@/lib/admin/instance-clients';
-import { AppGroupBody, type AppGroupView } from '../app-group';
+import { AppGroupBody, type AppGroupView, answeredText } from '../app-group';
 import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../components';
 import { blockAppEverywhereAction, deleteClientAction, disableClientAction, enableClientAction } from './actions';
@@ -70,8 +70,13 @@ export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; qu
       setBlockingApp(null);
       if (!outcome.ok) return notify('error', outcome.error);
       setApps((current) => current.map((item) => (item.appId === appId ? { ...item, blockedEverywhere: blocked } : item)));
-      const revoked = outcome.value.revoked;
-      notify('ok', blocked ? `${app.name} is blocked everywhere${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}.` : `${app.name} is no longer blocked everywhere.`);
+      const { revoked, requestsAnswered } = outcome.value;
+      notify(
+        'ok',
+        blocked
+          ? `${app.name} is blocked everywhere${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}${answeredText(requestsAnswered, 'declined')}.`
+          : `${app.name} is no longer blocked everywhere.`,
+      );
       router.refresh();
     });
   }

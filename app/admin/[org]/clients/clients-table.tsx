@@ -6,7 +6,7 @@ import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { useToast } from '@/app/components/toast';
 import type { OrgClientRow } from '@/lib/admin/org-clients';
 import type { OrgAppStanding } from '@/lib/apps/decisions';
-import { AppGroupBody, type AppGroupView } from '../../app-group';
+import { AppGroupBody, type AppGroupView, answeredText } from '../../app-group';
 import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../../components';
 import { decideAppAction } from './actions';
@@ -64,13 +64,13 @@ export function ClientsTable({ org, apps: initial }: { org: string; apps: App[] 
             : item,
         ),
       );
-      const revoked = outcome.value.revoked;
+      const { revoked, requestsAnswered } = outcome.value;
       notify(
         'ok',
         decision === 'approved'
-          ? `${app.name} is approved.`
+          ? `${app.name} is approved${answeredText(requestsAnswered, 'approved')}.`
           : decision === 'blocked'
-            ? `${app.name} is blocked${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}.`
+            ? `${app.name} is blocked${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}${answeredText(requestsAnswered, 'declined')}.`
             : `${app.name} is no longer approved or blocked.`,
       );
       // A block also covers other apps sharing a redirect: the page is read again to show them.
