@@ -2,9 +2,9 @@
 // minutes apart; on a shared machine whose speed drifts (another tenant, the host's memory scanning),
 // that drift lands on one side of the ratio only: in one run of this benchmark (the server pinned to a
 // core of its own) G/B read 0.46 while J/I, the same pair under another revision measured minutes
-// later, read 0.73. Short slices of the two
-// scenarios back to back, the order alternating round by round, see nearly the same machine; the median
-// of their ratios is what the connector targets are read from (report.ts), beside the table's own ratio.
+// later, read 0.73. Short slices of the two scenarios back to back, the order alternating round by
+// round, see nearly the same machine; the median of their ratios is what the connector targets are read
+// from (report.ts), beside the table's own ratio.
 import { maxThroughput } from './measure';
 import type { Scenario } from './scenarios';
 

@@ -205,6 +205,8 @@ export type DecisionChange = ClientDecision | 'none';
  * Approves or blocks an app for the org, or clears the decision. A block ends at once the live grants in
  * the org of every registration it covers, not when their tokens expire. An approval of an app that a
  * block on another app covers is refused: it could not take effect, and the admin should see why.
+ * Its own transaction, then the emails: code already in a transaction calls decideAppIn and tells the
+ * requesters after its own commit (an email sent inside a transaction is refused, and only logged).
  */
 export async function decideApp(admin: OrgAdmin, appId: string, decision: DecisionChange, ip: string): Promise<{ revoked: number; requestsAnswered: number }> {
   const decided = await inTransaction((tx) => decideAppIn(tx, admin, appId, decision, ip));
