@@ -37,6 +37,8 @@ export type Measurement = Latency & {
   cpuMsPerRequest?: { server: number; upstream: number | null; eventLoop?: { running: number; waiting: number } };
   /** Its maximum against another scenario's in alternating rounds (paired.ts): G against B, J against I. */
   paired?: PairedRatios;
+  /** The same rounds with the upstreams on a CPU of their own, the rest on the others (placement.ts). */
+  pairedApart?: PairedRatios & { cpus: { upstream: string; rest: string } };
 };
 
 /** The status an answer is counted under: its own, or "<status> wrong answer" when its body fails the check. */

@@ -9,12 +9,29 @@ import { maxThroughput } from './measure';
 import type { Scenario } from './scenarios';
 
 /** The call scenario's maximum over the base's, round by round; unintended answers in those rounds, counted. */
-export type PairedRatios = { against: string; seconds: number; ratios: number[]; errors: number };
+export type PairedRatios = {
+  against: string;
+  seconds: number;
+  ratios: number[];
+  errors: number;
+  /** Each round's maxima (req/s), base and call: a ratio far from the others shows which side moved. */
+  rounds?: { base: number; call: number }[];
+};
 
-export async function pairedRatios(url: (scenario: Scenario) => string, base: Scenario, call: Scenario, rounds: number, seconds: number): Promise<PairedRatios> {
+export async function pairedRatios(
+  url: (scenario: Scenario) => string,
+  base: Scenario,
+  call: Scenario,
+  rounds: number,
+  seconds: number,
+  /** Run before each round (placement.ts pins the database backends the server opened since). */
+  beforeRound: () => Promise<void> = async () => {},
+): Promise<PairedRatios> {
   const ratios: number[] = [];
+  const measured: NonNullable<PairedRatios['rounds']> = [];
   let errors = 0;
   for (let round = 0; round < rounds; round++) {
+    await beforeRound();
     const order = round % 2 === 0 ? [base, call] : [call, base];
     const rps = new Map<string, number>();
     for (const scenario of order) {
@@ -22,10 +39,11 @@ export async function pairedRatios(url: (scenario: Scenario) => string, base: Sc
       rps.set(scenario.key, measured.rps);
       errors += measured.errors;
     }
-    const baseRps = rps.get(base.key)!;
-    if (baseRps > 0) ratios.push(rps.get(call.key)! / baseRps);
+    const [baseRps, callRps] = [rps.get(base.key)!, rps.get(call.key)!];
+    measured.push({ base: Math.round(baseRps), call: Math.round(callRps) });
+    if (baseRps > 0) ratios.push(callRps / baseRps);
   }
-  return { against: base.key, seconds, ratios, errors };
+  return { against: base.key, seconds, ratios, errors, rounds: measured };
 }
 
 /** The middle value (the mean of the two middle ones for an even count); NaN for none. */

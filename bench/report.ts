@@ -124,8 +124,23 @@ function targetsOf(base: Measurement, call: Measurement, revision: string): stri
       : '';
   const cpu = baseCpu && callCpu ? ` (server CPU per request: ${b} ${baseCpu} ms, ${g} ${callCpu} ms; ${b}/${g} = ${round(baseCpu / callCpu, 2)}${loop})` : '';
   return (
-    `${revision}${g}/${b} maximum = ${pairedText(paired, single)}${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)})${cpu}; ${g} p50 − ${b} p50 = ${round(slower, 1)} ms at ${round(call.fixedRate)} req/s ` +
-    `(target ≤ 5 ms: ${verdict(slower <= 5)})`
+    `${revision}${g}/${b} maximum = ${pairedText(paired, single)}${round(ratio, 2)} (target ≥ 0.70: ${verdict(ratio >= 0.7)})${apartText(base, call)}${cpu}; ` +
+    `${g} p50 − ${b} p50 = ${round(slower, 1)} ms at ${round(call.fixedRate)} req/s (target ≤ 5 ms: ${verdict(slower <= 5)})`
+  );
+}
+
+/**
+ * The same rounds with the upstreams on a CPU of their own (placement.ts): the ratio without the upstream's
+ * CPU taken from Gatehouse's cores. Reported beside the shared machine's, with its own verdict.
+ */
+function apartText(base: Measurement, call: Measurement): string {
+  const apart = call.pairedApart?.against === base.key && call.pairedApart.ratios.length ? call.pairedApart : null;
+  if (!apart) return '';
+  const ratio = median(apart.ratios);
+  const errors = apart.errors ? `, ${apart.errors} errors in them` : '';
+  return (
+    `; with the upstreams on a CPU of their own (CPU ${apart.cpus.upstream}; the server, its database backends and the load generator on ${apart.cpus.rest}), ` +
+    `in ${apart.ratios.length} rounds ${round(Math.min(...apart.ratios), 2)}–${round(Math.max(...apart.ratios), 2)}${errors}, median ${round(ratio, 2)} (target ≥ 0.70: ${ratio >= 0.7 ? 'met' : 'not met'})`
   );
 }
 

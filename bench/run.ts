@@ -9,7 +9,8 @@
 // BENCH_SCALE_TOKENS (1000000; 0 skips the scale run); BENCH_SCENARIOS (A,B,C,D,E,F,G,H,I,J,K);
 // BENCH_CPU_PROFILE (a folder: the server writes a V8 CPU profile there when it stops); BENCH_NODE_FLAGS
 // (extra Node flags for the server, e.g. heap settings to compare); BENCH_PAIRED_ROUNDS (6) and
-// BENCH_PAIRED_SECONDS (3): the connector ratios in alternating rounds (paired.ts); BENCH_DATABASE_URL
+// BENCH_PAIRED_SECONDS (3): the connector ratios in alternating rounds (paired.ts), then again with the
+// upstreams on a CPU of their own (placement.ts; BENCH_APART=0 skips that); BENCH_DATABASE_URL
 // (postgresql://postgres@127.0.0.1:5432/test: the benchmark creates its own database beside it and drops
 // it after).
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { CONNECTIONS, latencyAt, maxThroughput, type Measurement } from './measu
 import { machine, markdown, type DatabaseRun, type Report, type ScaleRun, type ScalePoint, type TailReading } from './report';
 import { BASELINE, BENCH_CONNECTOR, type BenchUpstreams, connectorScenarios, STATELESS_CONNECTOR, scenarios, whoamiScenario, type Scenario } from './scenarios';
 import { type PairedRatios, pairedRatios } from './paired';
+import { apartPlacement, databaseBackends, pin } from './placement';
 import { ensureBuild, mainThreadMs, processCpuMs, startBenchServer, type BenchServer } from './server';
 import { type BenchUpstream, openBenchSession, startBenchUpstream } from './upstream';
 import { connectClients, type Connection } from './tokens';
@@ -36,6 +38,7 @@ const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((key) => key.trim().toU
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 6);
 const PAIRED_SECONDS = Number(process.env.BENCH_PAIRED_SECONDS ?? 3);
+const APART = process.env.BENCH_APART !== '0';
 /** The connector targets' pairs, base then call: G against B, J against I. */
 const CONNECTOR_PAIRS = [
   ['B', 'G'],
@@ -128,15 +131,19 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
     const loopText = eventLoop ? ` (event loop on a CPU ${running} ms, waiting for one ${waiting} ms)` : '';
     console.log(`bench [${kind}] ${scenario.key} max: ${max.rps.toFixed(0)} req/s${serverMs !== null ? `, server CPU ${serverMs} ms per request${loopText}` : ''}`);
   }
-  // The connector targets' ratios again, in alternating rounds (paired.ts).
-  const paired = new Map<string, PairedRatios>();
-  for (const [baseKey, callKey] of CONNECTOR_PAIRS) {
+  // The connector targets' ratios again, in alternating rounds (paired.ts), on the shared machine, then
+  // with the upstreams on a CPU of their own (placement.ts).
+  const pairs = CONNECTOR_PAIRS.flatMap(([baseKey, callKey]) => {
     const [base, call] = [all.find((s) => s.key === baseKey), all.find((s) => s.key === callKey)];
-    if (!base || !call || PAIRED_ROUNDS < 1) continue;
+    return base && call && PAIRED_ROUNDS >= 1 ? [{ base, call }] : [];
+  });
+  const paired = new Map<string, PairedRatios>();
+  for (const { base, call } of pairs) {
     const result = await pairedRatios(target, base, call, PAIRED_ROUNDS, PAIRED_SECONDS);
-    paired.set(callKey, result);
-    console.log(`bench [${kind}] ${callKey}/${baseKey} in ${PAIRED_ROUNDS} alternating rounds of ${PAIRED_SECONDS} s: ${result.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`);
+    paired.set(call.key, result);
+    console.log(`bench [${kind}] ${call.key}/${base.key} in ${PAIRED_ROUNDS} alternating rounds of ${PAIRED_SECONDS} s: ${ratiosText(result)}`);
   }
+  const apart = pairs.length && databaseUrl && APART ? await apartRounds(kind, server, all, databaseUrl, pairs, target) : new Map<string, NonNullable<Measurement['pairedApart']>>();
   const rate = Math.max(1, Math.floor(maxima.get('B')!.rps / 2));
   const measurements: Measurement[] = [];
   let whoamiWindow: [Date, Date] | null = null;
@@ -158,6 +165,7 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
       notSent: fixed.notSent,
       ...(cpu.has(scenario.key) ? { cpuMsPerRequest: cpu.get(scenario.key)! } : {}),
       ...(paired.has(scenario.key) ? { paired: paired.get(scenario.key)! } : {}),
+      ...(apart.has(scenario.key) ? { pairedApart: apart.get(scenario.key)! } : {}),
     });
     console.log(`bench [${kind}] ${scenario.key} at ${rate} req/s: p50 ${fixed.latencyMs.p50} ms, p99 ${fixed.latencyMs.p99} ms`);
   }
@@ -167,6 +175,48 @@ async function measureAll(kind: string, server: BenchServer, all: Scenario[], da
   const handler = databaseUrl && whoamiWindow ? await handlerLatency(databaseUrl, 'whoami', ...whoamiWindow) : null;
   if (handler) console.log(`bench [${kind}] B inside the handler: p50 ${handler.p50} ms, p99 ${handler.p99} ms (${handler.calls} calls)`);
   return { measurements, tail: { rate, floor, handler } };
+}
+
+/**
+ * The connector pairs' rounds again with the upstreams on a CPU of their own and the server, its database
+ * backends and the load generator (this process) on the others: G against B without the upstream's CPU
+ * taken from Gatehouse's cores, as in a deployment where the upstream is another server. Every process is
+ * given every CPU back afterwards, for the fixed-rate runs.
+ */
+async function apartRounds(
+  kind: string,
+  server: BenchServer,
+  all: Scenario[],
+  databaseUrl: string,
+  pairs: { base: Scenario; call: Scenario }[],
+  target: (scenario: Scenario) => string,
+): Promise<Map<string, NonNullable<Measurement['pairedApart']>>> {
+  const results = new Map<string, NonNullable<Measurement['pairedApart']>>();
+  const placement = apartPlacement();
+  if ('unavailable' in placement) {
+    console.log(`bench [${kind}]: no rounds with the upstreams apart: ${placement.unavailable}`);
+    return results;
+  }
+  const upstreams = [...new Set(all.flatMap((scenario) => (scenario.upstreamPid === undefined ? [] : [scenario.upstreamPid])))];
+  const rest = async () => [server.pid, process.pid, ...(await databaseBackends(databaseUrl))];
+  // The pool may open backends during a round: they are pinned before the next.
+  const pinRest = async () => pin(await rest(), placement.rest);
+  try {
+    pin(upstreams, placement.upstream);
+    for (const { base, call } of pairs) {
+      const result = await pairedRatios(target, base, call, PAIRED_ROUNDS, PAIRED_SECONDS, pinRest);
+      results.set(call.key, { ...result, cpus: { upstream: placement.upstream, rest: placement.rest } });
+      console.log(`bench [${kind}] ${call.key}/${base.key} with the upstreams on CPU ${placement.upstream}, the rest on ${placement.rest}: ${ratiosText(result)}`);
+    }
+  } finally {
+    pin([...upstreams, ...(await rest())], placement.all);
+  }
+  return results;
+}
+
+function ratiosText(result: PairedRatios): string {
+  const rounds = result.rounds?.map(({ base, call }) => `${call}/${base}`).join(', ');
+  return `${result.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}${rounds ? ` (req/s: ${rounds})` : ''}`;
 }
 
 /**

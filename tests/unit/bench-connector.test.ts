@@ -2,6 +2,7 @@
 // the targets met or not as measured — never a fixed verdict.
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../bench/measure';
+import { apartPlacement, parseCpuList } from '../../bench/placement';
 import { connectorLine } from '../../bench/report';
 import { isEchoAnswer, isToolAnswer } from '../../bench/scenarios';
 
@@ -63,6 +64,22 @@ describe('the connector line of the benchmark report', () => {
     expect(connectorLine([measured('B', 500, 2), against])).toContain('G/B maximum = 0.8 (target ≥ 0.70: met)');
   });
 
+  it('adds the rounds with the upstreams on a CPU of their own, with a verdict of their own, after the shared reading', () => {
+    const apart = (ratios: number[], against = 'B'): Measurement => ({
+      ...measured('G', 300, 4),
+      paired: { against: 'B', seconds: 3, ratios: [0.6, 0.64, 0.66], errors: 0 },
+      pairedApart: { against, seconds: 3, ratios, errors: 0, cpus: { upstream: '1', rest: '0' } },
+    });
+    const line = connectorLine([measured('B', 500, 2), apart([0.81, 0.76, 0.9])])!;
+    // The shared machine's verdict stays first and is not replaced.
+    expect(line).toContain(
+      'median 0.64 (target ≥ 0.70: not met); with the upstreams on a CPU of their own (CPU 1; the server, its database backends and the load generator on 0), in 3 rounds 0.76–0.9, median 0.81 (target ≥ 0.70: met)',
+    );
+    expect(connectorLine([measured('B', 500, 2), apart([0.6, 0.69])])).toContain('median 0.65 (target ≥ 0.70: not met)');
+    // Rounds against another scenario are not this pair's.
+    expect(connectorLine([measured('B', 500, 2), apart([0.9], 'I')])).not.toContain('of their own');
+  });
+
   it('is left out when G was not measured', () => {
     expect(connectorLine([measured('A', 900, 1), measured('B', 500, 2)])).toBeNull();
   });
@@ -87,5 +104,18 @@ describe('what B counts as answered', () => {
     expect(isToolAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: true } }))).toBe(false);
     expect(isToolAnswer(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Unauthorized' } }))).toBe(false);
     expect(isToolAnswer('not json')).toBe(false);
+  });
+});
+
+describe('the CPUs of the apart placement', () => {
+  it("reads taskset's lists, and gives the upstreams the last allowed CPU", () => {
+    expect(parseCpuList('0-2,5')).toEqual([0, 1, 2, 5]);
+    expect(parseCpuList(' 3\n')).toEqual([3]);
+    expect(parseCpuList('2-1')).toBeNull();
+    expect(parseCpuList('zero')).toBeNull();
+    expect(apartPlacement([0, 1])).toEqual({ upstream: '1', rest: '0', all: '0,1' });
+    expect(apartPlacement([2, 3, 6])).toEqual({ upstream: '6', rest: '2,3', all: '2,3,6' });
+    expect(apartPlacement([0])).toEqual({ unavailable: 'the benchmark may run on a single CPU only' });
+    expect(apartPlacement(null)).toHaveProperty('unavailable');
   });
 });
