@@ -67,6 +67,11 @@ export function AppGroupBody({ app, columns, aside, children }: { app: AppGroupV
   );
 }
 
+/** "; 2 connections ended": what a block did to the app's connections, for its toast. */
+export function endedText(count: number): string {
+  return count ? `; ${count} connection${count === 1 ? '' : 's'} ended` : '';
+}
+
 /** "; 2 pending requests declined": what a decision on an app did to the requests for it, for its toast. */
 export function answeredText(count: number, how: 'approved' | 'declined'): string {
   return count ? `; ${count} pending request${count === 1 ? '' : 's'} ${how}` : '';

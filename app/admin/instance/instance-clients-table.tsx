@@ -1,12 +1,11 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime } from '@/app/components/relative-time';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { InstanceClientRow } from '@/lib/admin/instance-clients';
-import { AppGroupBody, type AppGroupView, answeredText } from '../app-group';
+import { AppGroupBody, type AppGroupView, answeredText, endedText } from '../app-group';
 import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../components';
 import { blockAppEverywhereAction, deleteClientAction, disableClientAction, enableClientAction } from './actions';
@@ -21,63 +20,52 @@ const label = (row: Row) => row.name ?? row.clientId;
 
 /** A page of the installation's registrations, listed under the app each belongs to. */
 export function InstanceClientsTable({ apps: initial, query }: { apps: App[]; query: string }) {
-  const router = useRouter();
-  const notify = useToast();
   const [apps, setApps] = useState(initial);
   /** Applies `change` to each registration; an app left with none on this page is no longer listed. */
   const setRows = (change: (rows: Row[]) => Row[]) => setApps((current) => current.map((app) => ({ ...app, registrations: change(app.registrations) })).filter((app) => app.registrations.length > 0));
   const [confirming, setConfirming] = useState<Pending | null>(null);
   const [blockingApp, setBlockingApp] = useState<App | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
+  const closeConfirmation = () => setConfirming(null);
 
   function disable(row: Row) {
-    startTransition(async () => {
-      const outcome = await disableClientAction({ clientId: row.clientId });
-      setConfirming(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: new Date().toISOString() } : item)));
-      notify('ok', `${label(row)} is disabled.`);
-      router.refresh();
+    run(() => disableClientAction({ clientId: row.clientId }), {
+      settled: closeConfirmation,
+      done: () => {
+        setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: new Date().toISOString() } : item)));
+        return `${label(row)} is disabled.`;
+      },
     });
   }
 
   function enable(row: Row) {
-    startTransition(async () => {
-      const outcome = await enableClientAction({ clientId: row.clientId });
-      if (!outcome.ok) return notify('error', outcome.error);
-      setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: null, disabledBy: null } : item)));
-      notify('ok', `${label(row)} is enabled again.`);
-      router.refresh();
+    run(() => enableClientAction({ clientId: row.clientId }), {
+      done: () => {
+        setRows((current) => current.map((item) => (item.clientId === row.clientId ? { ...item, disabledAt: null, disabledBy: null } : item)));
+        return `${label(row)} is enabled again.`;
+      },
     });
   }
 
   function remove(row: Row) {
-    startTransition(async () => {
-      const outcome = await deleteClientAction({ clientId: row.clientId });
-      setConfirming(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setRows((current) => current.filter((item) => item.clientId !== row.clientId));
-      notify('ok', `${label(row)} was deleted${outcome.value ? `; ${outcome.value} connection${outcome.value === 1 ? '' : 's'} revoked` : ''}.`);
-      router.refresh();
+    run(() => deleteClientAction({ clientId: row.clientId }), {
+      settled: closeConfirmation,
+      done: (revoked) => {
+        setRows((current) => current.filter((item) => item.clientId !== row.clientId));
+        return `${label(row)} was deleted${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} revoked` : ''}.`;
+      },
     });
   }
 
   function blockEverywhere(app: App, blocked: boolean) {
     if (!app.appId) return;
     const appId = app.appId;
-    startTransition(async () => {
-      const outcome = await blockAppEverywhereAction({ appId, blocked });
-      setBlockingApp(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setApps((current) => current.map((item) => (item.appId === appId ? { ...item, blockedEverywhere: blocked } : item)));
-      const { revoked, requestsAnswered } = outcome.value;
-      notify(
-        'ok',
-        blocked
-          ? `${app.name} is blocked everywhere${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}${answeredText(requestsAnswered, 'declined')}.`
-          : `${app.name} is no longer blocked everywhere.`,
-      );
-      router.refresh();
+    run(() => blockAppEverywhereAction({ appId, blocked }), {
+      settled: () => setBlockingApp(null),
+      done: ({ revoked, requestsAnswered }) => {
+        setApps((current) => current.map((item) => (item.appId === appId ? { ...item, blockedEverywhere: blocked } : item)));
+        return blocked ? `${app.name} is blocked everywhere${endedText(revoked)}${answeredText(requestsAnswered, 'declined')}.` : `${app.name} is no longer blocked everywhere.`;
+      },
     });
   }
 

@@ -1,9 +1,8 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { setAppPolicyAction } from './actions';
 
 type Policy = 'open' | 'approved';
@@ -21,19 +20,15 @@ export function AppPolicyForm({ org, policy, unapprovedConnections }: { org: str
   const [selected, setSelected] = useState<Policy>(policy);
   const [saved, setSaved] = useState<Policy>(policy);
   const [confirming, setConfirming] = useState(false);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function save() {
-    startTransition(async () => {
-      const outcome = await setAppPolicyAction(org, { policy: selected });
-      setConfirming(false);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setSaved(selected);
-      const revoked = outcome.value.revoked;
-      notify('ok', `App policy saved${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} of unapproved apps ended` : ''}.`);
-      router.refresh();
+    run(() => setAppPolicyAction(org, { policy: selected }), {
+      settled: () => setConfirming(false),
+      done: ({ revoked }) => {
+        setSaved(selected);
+        return `App policy saved${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} of unapproved apps ended` : ''}.`;
+      },
     });
   }
 

@@ -1,12 +1,11 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { OrgClientRow } from '@/lib/admin/org-clients';
 import type { OrgAppStanding } from '@/lib/apps/decisions';
-import { AppGroupBody, type AppGroupView, answeredText } from '../../app-group';
+import { AppGroupBody, type AppGroupView, answeredText, endedText } from '../../app-group';
 import { ClientIdentityCell, RedirectUrisCell, UsageCells } from '../../client-cells';
 import { Badge, EmptyState, GroupedDataTable } from '../../components';
 import { decideAppAction } from './actions';
@@ -42,39 +41,30 @@ function StandingBadges({ app }: { app: App }) {
 export function ClientsTable({ org, apps: initial }: { org: string; apps: App[] }) {
   const [apps, setApps] = useState(initial);
   const [blocking, setBlocking] = useState<App | null>(null);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function decide(app: App, decision: Decision) {
     if (!app.appId) return;
     const appId = app.appId;
-    startTransition(async () => {
-      const outcome = await decideAppAction(org, { appId, decision });
-      setBlocking(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setApps((current) =>
-        current.map((item) =>
-          item.appId === appId && item.standing
-            ? {
-                ...item,
-                standing: { ...item.standing, decision: decision === 'none' ? null : decision },
-                registrations: decision === 'blocked' ? item.registrations.map((row) => ({ ...row, liveGrants: 0 })) : item.registrations,
-              }
-            : item,
-        ),
-      );
-      const { revoked, requestsAnswered } = outcome.value;
-      notify(
-        'ok',
-        decision === 'approved'
-          ? `${app.name} is approved${answeredText(requestsAnswered, 'approved')}.`
-          : decision === 'blocked'
-            ? `${app.name} is blocked${revoked ? `; ${revoked} connection${revoked === 1 ? '' : 's'} ended` : ''}${answeredText(requestsAnswered, 'declined')}.`
-            : `${app.name} is no longer approved or blocked.`,
-      );
-      // A block also covers other apps sharing a redirect: the page is read again to show them.
-      router.refresh();
+    // Then the page is read again (the default): a block also covers other apps sharing a redirect.
+    run(() => decideAppAction(org, { appId, decision }), {
+      settled: () => setBlocking(null),
+      done: ({ revoked, requestsAnswered }) => {
+        setApps((current) =>
+          current.map((item) =>
+            item.appId === appId && item.standing
+              ? {
+                  ...item,
+                  standing: { ...item.standing, decision: decision === 'none' ? null : decision },
+                  registrations: decision === 'blocked' ? item.registrations.map((row) => ({ ...row, liveGrants: 0 })) : item.registrations,
+                }
+              : item,
+          ),
+        );
+        if (decision === 'approved') return `${app.name} is approved${answeredText(requestsAnswered, 'approved')}.`;
+        if (decision === 'blocked') return `${app.name} is blocked${endedText(revoked)}${answeredText(requestsAnswered, 'declined')}.`;
+        return `${app.name} is no longer approved or blocked.`;
+      },
     });
   }
 

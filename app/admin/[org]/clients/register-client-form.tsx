@@ -1,10 +1,10 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { FormAlert } from '@/app/components/form-alert';
 import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { RegisteredClient } from '@/lib/admin/org-clients';
 import { inputClass } from '../../components';
 import { registerClientAction } from './actions';
@@ -13,22 +13,20 @@ import { registerClientAction } from './actions';
 export function RegisterClientForm({ org }: { org: string }) {
   const [error, setError] = useState<string | null>(null);
   const [registered, setRegistered] = useState<RegisteredClient | null>(null);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function submit(form: FormData) {
     const name = String(form.get('name') ?? '');
     const redirectUris = String(form.get('redirectUris') ?? '')
       .split(/\s+/)
       .filter(Boolean);
-    startTransition(async () => {
-      const outcome = await registerClientAction(org, { name, redirectUris });
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      setRegistered(outcome.value);
-      notify('ok', `${outcome.value.name} is registered and approved for this organization.`);
-      router.refresh();
+    run(() => registerClientAction(org, { name, redirectUris }), {
+      refused: setError,
+      done: (client) => {
+        setError(null);
+        setRegistered(client);
+        return `${client.name} is registered and approved for this organization.`;
+      },
     });
   }
 

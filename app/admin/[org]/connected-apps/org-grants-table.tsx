@@ -1,10 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { GrantRow, OrgGrantFilter } from '@/lib/grants/list';
 import { MCP_SCOPES } from '@/lib/oauth/scopes';
 import { ownValue } from '@/lib/own-keys';
@@ -17,10 +17,9 @@ type Pending = { kind: 'grant'; row: Row } | { kind: 'client'; clientId: string;
 
 export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; grants: Row[]; facets: Facets; filter: OrgGrantFilter }) {
   const router = useRouter();
-  const notify = useToast();
   const [rows, setRows] = useState(grants);
   const [confirming, setConfirming] = useState<Pending | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function applyFilter(name: 'person' | 'client', value: string) {
     const params = new URLSearchParams();
@@ -33,19 +32,24 @@ export function OrgGrantsTable({ org, grants, facets, filter }: { org: string; g
   function confirm() {
     const target = confirming;
     if (!target) return;
-    startTransition(async () => {
-      const outcome = target.kind === 'grant' ? await revokeGrantAction(org, { grantId: target.row.grantId }) : await revokeClientAction(org, { clientId: target.clientId });
-      setConfirming(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      if (target.kind === 'grant') {
-        setRows((current) => current.filter((row) => row.grantId !== target.row.grantId));
-        notify('ok', `${target.row.clientName} was disconnected for ${target.row.personName}.`);
-      } else {
-        setRows((current) => current.filter((row) => row.clientId !== target.clientId));
-        notify('ok', `Revoked ${outcome.value} connection${outcome.value === 1 ? '' : 's'} of ${target.name}.`);
-      }
-      router.refresh();
-    });
+    const settled = () => setConfirming(null);
+    if (target.kind === 'grant') {
+      run(() => revokeGrantAction(org, { grantId: target.row.grantId }), {
+        settled,
+        done: () => {
+          setRows((current) => current.filter((row) => row.grantId !== target.row.grantId));
+          return `${target.row.clientName} was disconnected for ${target.row.personName}.`;
+        },
+      });
+    } else {
+      run(() => revokeClientAction(org, { clientId: target.clientId }), {
+        settled,
+        done: (revoked) => {
+          setRows((current) => current.filter((row) => row.clientId !== target.clientId));
+          return `Revoked ${revoked} connection${revoked === 1 ? '' : 's'} of ${target.name}.`;
+        },
+      });
+    }
   }
 
   const selectedClient = filter.clientId ? facets.clients.find((client) => client.clientId === filter.clientId) : undefined;

@@ -1,9 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { OfferedConnector } from '@/lib/connectors/org-view';
 import { Badge, linkClass } from '../../components';
 import { Switch } from '../../switch';
@@ -17,16 +17,17 @@ const toolCount = (count: number) => `${count} tool${count === 1 ? '' : 's'}`;
 export function ConnectorCards({ org, connectors: initial }: { org: Org; connectors: OfferedConnector[] }) {
   const [connectors, setConnectors] = useState(initial);
   const [confirming, setConfirming] = useState<OfferedConnector | null>(null);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
+  const { pending, run } = useConsoleAction();
 
   function change(connector: OfferedConnector, enabled: boolean) {
-    startTransition(async () => {
-      const outcome = await setConnectorEnabledAction(org.slug, { slug: connector.slug, enabled });
-      setConfirming(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setConnectors((current) => current.map((item) => (item.slug === connector.slug ? { ...item, on: enabled } : item)));
-      notify('ok', enabled ? `${connector.name} is on for ${org.name}: its tools are on /mcp from the next request.` : `${connector.name} is off for ${org.name}: its tools are gone from /mcp.`);
+    run(() => setConnectorEnabledAction(org.slug, { slug: connector.slug, enabled }), {
+      settled: () => setConfirming(null),
+      done: () => {
+        setConnectors((current) => current.map((item) => (item.slug === connector.slug ? { ...item, on: enabled } : item)));
+        return enabled ? `${connector.name} is on for ${org.name}: its tools are on /mcp from the next request.` : `${connector.name} is off for ${org.name}: its tools are gone from /mcp.`;
+      },
+      // The page's own state is all that changed.
+      next: 'stay',
     });
   }
 

@@ -1,10 +1,9 @@
 'use client';
 // Adds someone by email. An email without an account becomes an invitation: the form then asks for the
 // person's name, and the one-time link to set a password is shown once.
-import { useRouter } from 'next/navigation';
-import { useRef, useState, useTransition, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { Role } from '@/lib/generated/prisma/enums';
 import { inputClass, selectClass } from '../../components';
 import { addMemberAction } from './actions';
@@ -12,13 +11,11 @@ import { LinkDialog, type LinkFor } from './link-dialog';
 import { ROLE_LABELS, ROLES } from './roles';
 
 export function AddMemberForm({ org, orgName, canAddOwners }: { org: string; orgName: string; canAddOwners: boolean }) {
-  const router = useRouter();
-  const notify = useToast();
   const form = useRef<HTMLFormElement>(null);
   const [needsName, setNeedsName] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [shownLink, setShownLink] = useState<LinkFor | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,17 +23,23 @@ export function AddMemberForm({ org, orgName, canAddOwners }: { org: string; org
     const email = String(data.get('email') ?? '');
     const input = { email, role: String(data.get('role')) as Role, name: needsName === email ? String(data.get('name') ?? '').trim() : undefined };
     if (input.name === '') return setError('Enter their name to invite them.');
-    startTransition(async () => {
-      setError(null);
-      const outcome = await addMemberAction(org, input);
-      if (!outcome.ok) return setError(outcome.error);
-      const result = outcome.value;
-      if (result.kind === 'needs_name') return setNeedsName(email);
-      form.current?.reset();
-      setNeedsName(null);
-      if (result.kind === 'added') notify('ok', `${result.name} was added to ${orgName}.`);
-      else setShownLink({ name: result.name, email, link: result.link });
-      router.refresh();
+    setError(null);
+    run(() => addMemberAction(org, input), {
+      refused: setError,
+      done: (result) => {
+        if (result.kind === 'needs_name') {
+          setNeedsName(email);
+          return null;
+        }
+        form.current?.reset();
+        setNeedsName(null);
+        if (result.kind === 'added') return `${result.name} was added to ${orgName}.`;
+        // The one-time link is shown in a dialog, once, instead of a toast.
+        setShownLink({ name: result.name, email, link: result.link });
+        return null;
+      },
+      // Asked for a name: nothing was stored yet.
+      next: (result) => (result.kind === 'needs_name' ? 'stay' : 'refresh'),
     });
   }
 

@@ -1,10 +1,9 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { ActionResult } from '@/lib/admin/action';
 import type { MemberRow } from '@/lib/members/list';
 import type { Role } from '@/lib/generated/prisma/enums';
@@ -21,20 +20,13 @@ type Pending = { kind: 'role'; row: Row; role: Role } | { kind: 'deactivate'; ro
 const connections = (count: number) => `${count} connection${count === 1 ? '' : 's'}`;
 
 export function MembersTable({ org, orgName, you, members }: { org: string; orgName: string; you: You; members: Row[] }) {
-  const router = useRouter();
-  const notify = useToast();
   const [confirming, setConfirming] = useState<Pending | null>(null);
   const [shownLink, setShownLink] = useState<LinkFor | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
-  function perform<T>(call: () => Promise<ActionResult<T>>, done: (value: T) => void) {
-    startTransition(async () => {
-      const outcome = await call();
-      setConfirming(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      done(outcome.value);
-      router.refresh();
-    });
+  /** Every action of this table closes the confirmation it came from, if any; `done` says the toast. */
+  function perform<T>(call: () => Promise<ActionResult<T>>, done: (value: T) => string | null) {
+    run(call, { settled: () => setConfirming(null), done });
   }
 
   function confirm() {
@@ -45,22 +37,26 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
     if (target.kind === 'role') {
       perform(
         () => changeRoleAction(org, { membershipId, role: target.role }),
-        () => notify('ok', `${row.name} is now ${ROLE_LABELS[target.role].toLowerCase()}.`),
+        () => `${row.name} is now ${ROLE_LABELS[target.role].toLowerCase()}.`,
       );
     } else if (target.kind === 'deactivate') {
       perform(
         () => deactivateMemberAction(org, { membershipId }),
-        () => notify('ok', `${row.name} was deactivated.`),
+        () => `${row.name} was deactivated.`,
       );
     } else if (target.kind === 'remove') {
       perform(
         () => removeMemberAction(org, { membershipId }),
-        ({ revoked }) => notify('ok', `${row.name} was removed from ${orgName}; ${connections(revoked)} revoked.`),
+        ({ revoked }) => `${row.name} was removed from ${orgName}; ${connections(revoked)} revoked.`,
       );
     } else {
       perform(
         () => passwordLinkAction(org, { membershipId }),
-        (link) => setShownLink({ name: row.name, email: row.email, link }),
+        (link) => {
+          // Shown once, in a dialog, instead of a toast.
+          setShownLink({ name: row.name, email: row.email, link });
+          return null;
+        },
       );
     }
   }
@@ -132,7 +128,7 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
                         onClick={() =>
                           perform(
                             () => reactivateMemberAction(org, { membershipId: row.membershipId }),
-                            () => notify('ok', `${row.name} was reactivated.`),
+                            () => `${row.name} was reactivated.`,
                           )
                         }
                       >
@@ -153,7 +149,7 @@ export function MembersTable({ org, orgName, you, members }: { org: string; orgN
                         onClick={() =>
                           perform(
                             () => unlockMemberAction(org, { membershipId: row.membershipId }),
-                            () => notify('ok', `${row.name} can sign in again.`),
+                            () => `${row.name} can sign in again.`,
                           )
                         }
                       >

@@ -1,9 +1,8 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { Badge } from '../../components';
 import { setPlanStatusAction } from './actions';
 
@@ -12,19 +11,16 @@ type Status = 'active' | 'inactive';
 export function PlanForm({ org, orgName, status: initial }: { org: string; orgName: string; status: Status }) {
   const [status, setStatus] = useState(initial);
   const [confirming, setConfirming] = useState(false);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
   const next: Status = status === 'active' ? 'inactive' : 'active';
 
   function save() {
-    startTransition(async () => {
-      const outcome = await setPlanStatusAction(org, { status: next });
-      setConfirming(false);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setStatus(next);
-      notify('ok', `${orgName}'s plan is ${next}.`);
-      router.refresh();
+    run(() => setPlanStatusAction(org, { status: next }), {
+      settled: () => setConfirming(false),
+      done: () => {
+        setStatus(next);
+        return `${orgName}'s plan is ${next}.`;
+      },
     });
   }
 

@@ -1,7 +1,7 @@
 'use client';
 
-import { useState, useTransition } from 'react';
-import { useToast } from '@/app/components/toast';
+import { useState } from 'react';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { ToolSetting } from '@/lib/admin/org-policy';
 import { Badge } from '../../components';
 import { Switch } from '../../switch';
@@ -13,16 +13,17 @@ import { setToolRestrictedAction } from './actions';
  */
 export function ToolSwitches({ org, label, tools: initial, ofConnector = false }: { org: string; label: string; tools: ToolSetting[]; ofConnector?: boolean }) {
   const [tools, setTools] = useState(initial);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
+  const { pending, run } = useConsoleAction();
 
   function toggle(tool: ToolSetting) {
     const restricted = !tool.restricted;
-    startTransition(async () => {
-      const outcome = await setToolRestrictedAction(org, { tool: tool.name, restricted });
-      if (!outcome.ok) return notify('error', outcome.error);
-      setTools((current) => current.map((item) => (item.name === tool.name ? { ...item, restricted } : item)));
-      notify('ok', `${tool.title} is ${restricted ? 'off' : 'on'} for this organization.`);
+    run(() => setToolRestrictedAction(org, { tool: tool.name, restricted }), {
+      done: () => {
+        setTools((current) => current.map((item) => (item.name === tool.name ? { ...item, restricted } : item)));
+        return `${tool.title} is ${restricted ? 'off' : 'on'} for this organization.`;
+      },
+      // The page's own state is all that changed.
+      next: 'stay',
     });
   }
 

@@ -1,25 +1,16 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { rotateKeysAction } from './actions';
 
 export function RotateKeysButton({ reloadSeconds }: { reloadSeconds: number }) {
-  const router = useRouter();
-  const notify = useToast();
   const [open, setOpen] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function rotate() {
-    startTransition(async () => {
-      const outcome = await rotateKeysAction({});
-      setOpen(false);
-      if (!outcome.ok) return notify('error', outcome.error);
-      notify('ok', `New keys: ${outcome.value.join(', ')}.`);
-      router.refresh();
-    });
+    run(() => rotateKeysAction({}), { settled: () => setOpen(false), done: (kids) => `New keys: ${kids.join(', ')}.` });
   }
 
   return (

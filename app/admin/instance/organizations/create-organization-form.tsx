@@ -1,34 +1,34 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { inputClass } from '../../components';
 import { createOrganizationAction } from './actions';
 
 /** A new organization for a person who already has an account; they become its owner. */
 export function CreateOrganizationForm() {
-  const router = useRouter();
   const notify = useToast();
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
     const input = { name: String(data.get('name') ?? ''), slug: String(data.get('slug') ?? '') || undefined, ownerEmail: String(data.get('ownerEmail') ?? '') };
-    startTransition(async () => {
-      const outcome = await createOrganizationAction(input);
-      if (!outcome.ok) {
-        setError(outcome.error);
-        return notify('error', outcome.error);
-      }
-      setError(null);
-      form.reset();
-      notify('ok', `${input.name} was created at /admin/${outcome.value.slug}.`);
-      router.refresh();
+    run(() => createOrganizationAction(input), {
+      // Next to the fields and in a toast: the form is long enough that its alert may be out of view.
+      refused: (message) => {
+        setError(message);
+        notify('error', message);
+      },
+      done: (created) => {
+        setError(null);
+        form.reset();
+        return `${input.name} was created at /admin/${created.slug}.`;
+      },
     });
   }
 

@@ -1,10 +1,9 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { InstancePersonRow } from '@/lib/admin/instance-directory';
 import { Badge, DataTable, EmptyState } from '../../components';
 import { disablePersonAction, enablePersonAction } from './actions';
@@ -12,20 +11,17 @@ import { disablePersonAction, enablePersonAction } from './actions';
 type Row = Omit<InstancePersonRow, 'disabledAt' | 'lockedUntil' | 'lastSignInAt'> & { disabledAt: string | null; lockedUntil: string | null; lastSignInAt: string | null };
 
 export function PeopleTable({ people, me, query }: { people: Row[]; me: string; query: string }) {
-  const router = useRouter();
-  const notify = useToast();
   const [rows, setRows] = useState(people);
   const [disabling, setDisabling] = useState<Row | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function change(row: Row, disable: boolean) {
-    startTransition(async () => {
-      const outcome = disable ? await disablePersonAction({ personId: row.id }) : await enablePersonAction({ personId: row.id });
-      setDisabling(null);
-      if (!outcome.ok) return notify('error', outcome.error);
-      setRows((current) => current.map((item) => (item.id === row.id ? { ...item, disabledAt: disable ? new Date().toISOString() : null } : item)));
-      notify('ok', disable ? `${row.name} is disabled and signed out everywhere.` : `${row.name} can sign in again.`);
-      router.refresh();
+    run<unknown>(() => (disable ? disablePersonAction({ personId: row.id }) : enablePersonAction({ personId: row.id })), {
+      settled: () => setDisabling(null),
+      done: () => {
+        setRows((current) => current.map((item) => (item.id === row.id ? { ...item, disabledAt: disable ? new Date().toISOString() : null } : item)));
+        return disable ? `${row.name} is disabled and signed out everywhere.` : `${row.name} can sign in again.`;
+      },
     });
   }
 

@@ -1,11 +1,11 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { exactTime, relativeTime } from '@/app/components/relative-time';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { AppKind } from '@/lib/apps/apps';
+import { answeredText } from '../../../app-group';
 import { Badge, DataTable, EmptyState } from '../../../components';
 import { decideAppAction } from '../actions';
 
@@ -28,17 +28,14 @@ const KIND: Record<AppKind, string> = { redirects: 'Self-registered', loopback: 
 /** The installation's apps with this org's standing on each: Approve, or the decision and Clear. */
 export function ApproveAheadTable({ org, query, apps: initial }: { org: string; query: string; apps: AheadApp[] }) {
   const [apps, setApps] = useState(initial);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function decide(app: AheadApp, decision: 'approved' | 'none') {
-    startTransition(async () => {
-      const outcome = await decideAppAction(org, { appId: app.appId, decision });
-      if (!outcome.ok) return notify('error', outcome.error);
-      setApps((current) => current.map((item) => (item.appId === app.appId ? { ...item, decision: decision === 'none' ? null : decision } : item)));
-      notify('ok', decision === 'approved' ? `${app.name} is approved.` : `${app.name} is no longer approved or blocked.`);
-      router.refresh();
+    run(() => decideAppAction(org, { appId: app.appId, decision }), {
+      done: ({ requestsAnswered }) => {
+        setApps((current) => current.map((item) => (item.appId === app.appId ? { ...item, decision: decision === 'none' ? null : decision } : item)));
+        return decision === 'approved' ? `${app.name} is approved${answeredText(requestsAnswered, 'approved')}.` : `${app.name} is no longer approved or blocked.`;
+      },
     });
   }
 

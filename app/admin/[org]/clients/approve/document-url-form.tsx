@@ -1,28 +1,25 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { FormAlert } from '@/app/components/form-alert';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { inputClass } from '../../../components';
 import { approveDocumentAction } from './actions';
 
 /** Approve by the URL a client presents as its client_id: Gatehouse fetches and checks the document first. */
 export function DocumentUrlForm({ org }: { org: string }) {
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function submit(form: FormData) {
     const url = String(form.get('url') ?? '');
-    startTransition(async () => {
-      const outcome = await approveDocumentAction(org, { url });
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      notify('ok', `${outcome.value.name} is approved.`);
-      router.refresh();
+    run(() => approveDocumentAction(org, { url }), {
+      refused: setError,
+      done: (app) => {
+        setError(null);
+        return `${app.name} is approved.`;
+      },
     });
   }
 

@@ -1,30 +1,23 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useTransition } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { approveRequestAction, declineRequestAction } from './actions';
 
 export function RequestButtons({ org, requestId, person, app }: { org: string; requestId: string; person: string; app: string }) {
-  const [pending, startTransition] = useTransition();
-  const notify = useToast();
-  const router = useRouter();
+  const { pending, run } = useConsoleAction();
 
   function answer(approve: boolean) {
-    startTransition(async () => {
-      if (approve) {
-        const outcome = await approveRequestAction(org, { requestId });
-        if (!outcome.ok) return notify('error', outcome.error);
-        const others = outcome.value.approved - 1;
-        notify('ok', `${app} approved${others > 0 ? `; ${others} other request${others === 1 ? '' : 's'} for it answered too` : ''}. ${person} can connect it now.`);
-      } else {
-        const outcome = await declineRequestAction(org, { requestId });
-        if (!outcome.ok) return notify('error', outcome.error);
-        notify('ok', `${person}'s request for ${app} declined.`);
-      }
-      router.refresh();
-    });
+    if (approve) {
+      run(() => approveRequestAction(org, { requestId }), {
+        done: ({ approved }) => {
+          const others = approved - 1;
+          return `${app} approved${others > 0 ? `; ${others} other request${others === 1 ? '' : 's'} for it answered too` : ''}. ${person} can connect it now.`;
+        },
+      });
+    } else {
+      run(() => declineRequestAction(org, { requestId }), { done: () => `${person}'s request for ${app} declined.` });
+    }
   }
 
   return (

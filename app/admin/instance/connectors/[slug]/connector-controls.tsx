@@ -1,11 +1,10 @@
 'use client';
 // Refreshing, pausing, offering and removing a connector. Removing asks for the slug to be typed, and the
 // server checks it (a forged call without it removes nothing).
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { FormAlert } from '@/app/components/form-alert';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { inputClass } from '../../../components';
 import { offerConnectorAction, refreshConnectorAction, removeConnectorAction, setConnectorStatusAction } from '../actions';
 import { Section } from './section';
@@ -13,24 +12,24 @@ import { Section } from './section';
 const tools = (names: string[]) => (names.length === 1 ? '1 tool' : `${names.length} tools`);
 
 export function RefreshButton({ slug }: { slug: string }) {
-  const router = useRouter();
   const [said, setSaid] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
+  // Said next to the button rather than in a toast: a failed refresh is recorded too (the page shows it).
   function refresh() {
-    startTransition(async () => {
-      const outcome = await refreshConnectorAction({ slug });
-      if (!outcome.ok) return setError(outcome.error);
-      const result = outcome.value;
-      if (!result.ok) {
-        setSaid(null);
-        setError(`The refresh failed: ${result.error}.`);
-      } else {
-        setError(null);
-        setSaid(`Refreshed: ${tools(result.held)} held, ${tools(result.released)} released, ${tools(result.removed)} removed.`);
-      }
-      router.refresh();
+    run(() => refreshConnectorAction({ slug }), {
+      refused: setError,
+      done: (result) => {
+        if (!result.ok) {
+          setSaid(null);
+          setError(`The refresh failed: ${result.error}.`);
+        } else {
+          setError(null);
+          setSaid(`Refreshed: ${tools(result.held)} held, ${tools(result.released)} released, ${tools(result.removed)} removed.`);
+        }
+        return null;
+      },
     });
   }
 
@@ -51,16 +50,11 @@ export function RefreshButton({ slug }: { slug: string }) {
 }
 
 export function StatusControl({ slug, name, active }: { slug: string; name: string; active: boolean }) {
-  const router = useRouter();
-  const notify = useToast();
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function change() {
-    startTransition(async () => {
-      const outcome = await setConnectorStatusAction({ slug, status: active ? 'disabled' : 'active' });
-      if (!outcome.ok) return notify('error', outcome.error);
-      notify('ok', active ? `${name} is disabled: its tools are gone from /mcp for every organization.` : `${name} is active again.`);
-      router.refresh();
+    run(() => setConnectorStatusAction({ slug, status: active ? 'disabled' : 'active' }), {
+      done: () => (active ? `${name} is disabled: its tools are gone from /mcp for every organization.` : `${name} is active again.`),
     });
   }
 
@@ -81,21 +75,18 @@ export function StatusControl({ slug, name, active }: { slug: string; name: stri
 type Org = { slug: string; name: string };
 
 export function OffersForm({ slug, all, offeredTo, orgs }: { slug: string; all: boolean; offeredTo: string[]; orgs: Org[] }) {
-  const router = useRouter();
-  const notify = useToast();
   const [toAll, setToAll] = useState(all);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function save(form: HTMLFormElement) {
     const chosen = new FormData(form).getAll('org').map(String);
-    startTransition(async () => {
-      const outcome = await offerConnectorAction({ slug, all: toAll, orgs: toAll ? [] : chosen });
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      const off = outcome.value.switchedOff;
-      notify('ok', off.length ? `Offers saved; switched off for ${off.join(', ')}.` : 'Offers saved.');
-      router.refresh();
+    run(() => offerConnectorAction({ slug, all: toAll, orgs: toAll ? [] : chosen }), {
+      refused: setError,
+      done: ({ switchedOff }) => {
+        setError(null);
+        return switchedOff.length ? `Offers saved; switched off for ${switchedOff.join(', ')}.` : 'Offers saved.';
+      },
     });
   }
 
@@ -138,18 +129,15 @@ export function OffersForm({ slug, all, offeredTo, orgs }: { slug: string; all: 
 }
 
 export function DeleteConnector({ slug, name }: { slug: string; name: string }) {
-  const router = useRouter();
-  const notify = useToast();
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function remove(form: HTMLFormElement) {
     const confirm = String(new FormData(form).get('confirm') ?? '');
-    startTransition(async () => {
-      const outcome = await removeConnectorAction({ slug, confirm });
-      if (!outcome.ok) return setError(outcome.error);
-      notify('ok', `${name} was deleted.`);
-      router.push('/admin/instance/connectors');
+    run(() => removeConnectorAction({ slug, confirm }), {
+      refused: setError,
+      done: () => `${name} was deleted.`,
+      next: () => ({ push: '/admin/instance/connectors' }),
     });
   }
 

@@ -1,11 +1,10 @@
 'use client';
 // The connector's fields and its credential. A new URL is another server: its catalog is read first and
 // every tool is held for review (docs/connectors.md, The catalog and pinned definitions).
-import { useRouter } from 'next/navigation';
-import { useRef, useState, useTransition } from 'react';
+import { useRef, useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { FormAlert } from '@/app/components/form-alert';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { inputClass } from '../../../components';
 import { replaceCredentialAction, updateConnectorAction } from '../actions';
 import { CredentialFields, credentialFrom } from '../credential-fields';
@@ -14,24 +13,21 @@ import { Section } from './section';
 type Editable = { slug: string; name: string; description: string; url: string; timeoutSeconds: number };
 
 export function EditConnectorForm({ connector }: { connector: Editable }) {
-  const router = useRouter();
-  const notify = useToast();
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function save(form: HTMLFormElement) {
     const data = new FormData(form);
     const field = (name: string) => String(data.get(name) ?? '');
     const input = { slug: connector.slug, name: field('name'), description: field('description'), url: field('url'), timeoutSeconds: Number(field('timeoutSeconds')) };
-    startTransition(async () => {
-      const outcome = await updateConnectorAction(input);
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      const { changed, held, removed } = outcome.value;
-      if (!changed.length) notify('ok', 'Nothing to change.');
-      else if (changed.includes('url')) notify('ok', `New URL saved: ${held.length} tools held for review${removed.length ? `, ${removed.length} removed` : ''}.`);
-      else notify('ok', 'Saved.');
-      router.refresh();
+    run(() => updateConnectorAction(input), {
+      refused: setError,
+      done: ({ changed, held, removed }) => {
+        setError(null);
+        if (!changed.length) return 'Nothing to change.';
+        if (changed.includes('url')) return `New URL saved: ${held.length} tools held for review${removed.length ? `, ${removed.length} removed` : ''}.`;
+        return 'Saved.';
+      },
     });
   }
 
@@ -86,21 +82,19 @@ export function EditConnectorForm({ connector }: { connector: Editable }) {
 type Current = { kind: 'headers' | 'client_credentials' | 'none'; headerNames: string[]; clientId: string | null; tokenUrl: string | null };
 
 export function CredentialForm({ slug, current }: { slug: string; current: Current }) {
-  const router = useRouter();
-  const notify = useToast();
   const form = useRef<HTMLFormElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function replace() {
     const credential = credentialFrom(new FormData(form.current!), 'rotate');
-    startTransition(async () => {
-      const outcome = await replaceCredentialAction({ slug, credential });
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      form.current?.reset();
-      notify('ok', 'The new credential works and is saved.');
-      router.refresh();
+    run(() => replaceCredentialAction({ slug, credential }), {
+      refused: setError,
+      done: () => {
+        setError(null);
+        form.current?.reset();
+        return 'The new credential works and is saved.';
+      },
     });
   }
 

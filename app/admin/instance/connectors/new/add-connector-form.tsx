@@ -1,10 +1,9 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useRef, useState, useTransition } from 'react';
+import { useRef, useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
 import { FormAlert } from '@/app/components/form-alert';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { TestedTool } from '@/lib/connectors/catalog';
 import type { DefinitionProblem } from '@/lib/connectors/definitions';
 import { Badge, inputClass } from '../../../components';
@@ -15,12 +14,10 @@ type Tested = { tools: TestedTool[]; problems: DefinitionProblem[] };
 
 /** Slug, URL, name, description, timeout and credential; Test connection reads the catalog and stores nothing. */
 export function AddConnectorForm() {
-  const router = useRouter();
-  const notify = useToast();
   const form = useRef<HTMLFormElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [tested, setTested] = useState<Tested | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function input() {
     const data = new FormData(form.current!);
@@ -36,25 +33,31 @@ export function AddConnectorForm() {
   }
 
   function test() {
-    startTransition(async () => {
-      const outcome = await testConnectionAction(input());
-      if (!outcome.ok) {
+    const values = input();
+    run(() => testConnectionAction(values), {
+      refused: (message) => {
         setTested(null);
-        return setError(outcome.error);
-      }
-      setError(null);
-      setTested(outcome.value);
+        setError(message);
+      },
+      done: (found) => {
+        setError(null);
+        setTested(found);
+        return null;
+      },
+      // Nothing was stored: the page has nothing new to read.
+      next: 'stay',
     });
   }
 
   function add() {
     const values = input();
-    startTransition(async () => {
-      const outcome = await addConnectorAction(values);
-      if (!outcome.ok) return setError(outcome.error);
-      setError(null);
-      notify('ok', `${values.name || values.slug} was added with ${outcome.value.tools} tools.`);
-      router.push(`/admin/instance/connectors/${outcome.value.slug}`);
+    run(() => addConnectorAction(values), {
+      refused: setError,
+      done: (added) => {
+        setError(null);
+        return `${values.name || values.slug} was added with ${added.tools} tools.`;
+      },
+      next: (added) => ({ push: `/admin/instance/connectors/${added.slug}` }),
     });
   }
 

@@ -1,35 +1,22 @@
 'use client';
 // The decisions on held tools. Each names the hash of the held definition the page showed, so that one
 // the upstream changed again since is refused by the server (lib/connectors/review.ts), never approved unseen.
-import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useState } from 'react';
 import { buttonClass, ConfirmDialog } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import { approveHeldToolsAction, keepHoldingAction } from './actions';
 
 type Decision = { tool: string; heldHash: string };
 
 export function HeldToolButtons({ slug, tool, label, heldHash }: { slug: string; tool: string; label: string; heldHash: string }) {
-  const router = useRouter();
-  const notify = useToast();
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function approve() {
-    startTransition(async () => {
-      const outcome = await approveHeldToolsAction({ slug, decisions: [{ tool, heldHash }] });
-      if (!outcome.ok) return notify('error', outcome.error);
-      notify('ok', `${label} is approved: its new definition is pinned and offered on /mcp.`);
-      router.refresh();
-    });
+    run(() => approveHeldToolsAction({ slug, decisions: [{ tool, heldHash }] }), { done: () => `${label} is approved: its new definition is pinned and offered on /mcp.` });
   }
 
   function keep() {
-    startTransition(async () => {
-      const outcome = await keepHoldingAction({ slug, tool, heldHash });
-      if (!outcome.ok) return notify('error', outcome.error);
-      notify('ok', `${label} stays held: your decision is in the audit log.`);
-      router.refresh();
-    });
+    run(() => keepHoldingAction({ slug, tool, heldHash }), { done: () => `${label} stays held: your decision is in the audit log.` });
   }
 
   return (
@@ -45,18 +32,13 @@ export function HeldToolButtons({ slug, tool, label, heldHash }: { slug: string;
 }
 
 export function ApproveAllButton({ slug, decisions }: { slug: string; decisions: Decision[] }) {
-  const router = useRouter();
-  const notify = useToast();
   const [open, setOpen] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
 
   function approveAll() {
-    startTransition(async () => {
-      const outcome = await approveHeldToolsAction({ slug, decisions });
-      setOpen(false);
-      if (!outcome.ok) return notify('error', outcome.error);
-      notify('ok', `Approved ${outcome.value.length} tools: their new definitions are pinned and offered on /mcp.`);
-      router.refresh();
+    run(() => approveHeldToolsAction({ slug, decisions }), {
+      settled: () => setOpen(false),
+      done: (approved) => `Approved ${approved.length} tools: their new definitions are pinned and offered on /mcp.`,
     });
   }
 

@@ -2,10 +2,9 @@
 // The tools that are offered (not held), each with the scope it needs and its override. Lowering a tool
 // from mcp:write to mcp:read lets every read-only token call it: the page asks for an explicit
 // confirmation, and the server refuses the lowering without it (lib/connectors/review.ts).
-import { useRouter } from 'next/navigation';
-import { useId, useState, useTransition } from 'react';
+import { useId, useState } from 'react';
 import { buttonClass } from '@/app/components/confirm-dialog';
-import { useToast } from '@/app/components/toast';
+import { useConsoleAction } from '@/app/components/use-console-action';
 import type { ReviewedTool } from '@/lib/connectors/review';
 import type { ToolScope } from '@/lib/connectors/definitions';
 import { Badge, selectClass } from '../../../../components';
@@ -40,13 +39,11 @@ export function ToolsTable({ slug, tools }: { slug: string; tools: ScopedTool[] 
 }
 
 function ScopeControl({ slug, tool }: { slug: string; tool: ScopedTool }) {
-  const router = useRouter();
-  const notify = useToast();
   const id = useId();
   const current: Choice = tool.scopeOverride ?? 'definition';
   const [choice, setChoice] = useState<Choice>(current);
   const [confirmed, setConfirmed] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const { pending, run } = useConsoleAction();
   const effective = (value: Choice): ToolScope => (value === 'definition' ? tool.definitionScope : value);
   const lowering = tool.scope === 'mcp:write' && effective(choice) === 'mcp:read';
 
@@ -56,12 +53,11 @@ function ScopeControl({ slug, tool }: { slug: string; tool: ScopedTool }) {
   }
 
   function save() {
-    startTransition(async () => {
-      const outcome = await setToolScopeAction({ slug, tool: tool.upstreamName, scope: choice === 'definition' ? null : choice, confirmLowering: lowering && confirmed });
-      if (!outcome.ok) return notify('error', outcome.error);
-      setConfirmed(false);
-      notify('ok', `${tool.exposedName} now needs ${outcome.value.scope}.`);
-      router.refresh();
+    run(() => setToolScopeAction({ slug, tool: tool.upstreamName, scope: choice === 'definition' ? null : choice, confirmLowering: lowering && confirmed }), {
+      done: ({ scope }) => {
+        setConfirmed(false);
+        return `${tool.exposedName} now needs ${scope}.`;
+      },
     });
   }
 
