@@ -11,6 +11,7 @@
 // CPU affinity is set with taskset (util-linux: sched_setaffinity, every thread of a process, -a); a
 // machine without it, or with a single CPU, has no apart placement and the benchmark says so.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /** The CPUs of each side, and every CPU this process may use (restored after), as taskset's lists. */
@@ -64,15 +65,33 @@ function processExists(pid: number): boolean {
 /**
  * The database's backend processes serving `databaseUrl`'s database (the server's pool), other than the
  * one asking. They are the server's share of PostgreSQL's work; the postmaster and the cluster's other
- * processes are left where they are (they serve every database on the machine).
+ * processes are left where they are (they serve every database on the machine). None for a database on
+ * another host, whose process ids mean nothing here; and only ids that are PostgreSQL processes on this
+ * machine, so that no other process is ever pinned.
  */
 export async function databaseBackends(databaseUrl: string): Promise<number[]> {
+  if (!isLocalDatabase(databaseUrl)) return [];
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    return rows.map((row) => row.pid);
+    return rows.map((row) => row.pid).filter(isPostgresProcess);
   } finally {
     await client.end();
+  }
+}
+
+/** Whether the database runs on this machine: a loopback host, or a Unix socket (no host, or a path). */
+export function isLocalDatabase(databaseUrl: string): boolean {
+  const url = new URL(databaseUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '') || url.searchParams.get('host') || '';
+  return host === '' || host.startsWith('/') || host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+function isPostgresProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
   }
 }

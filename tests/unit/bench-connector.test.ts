@@ -2,7 +2,7 @@
 // the targets met or not as measured — never a fixed verdict.
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../bench/measure';
-import { apartPlacement, parseCpuList } from '../../bench/placement';
+import { apartPlacement, isLocalDatabase, parseCpuList } from '../../bench/placement';
 import { connectorLine } from '../../bench/report';
 import { isEchoAnswer, isToolAnswer } from '../../bench/scenarios';
 
@@ -117,5 +117,14 @@ describe('the CPUs of the apart placement', () => {
     expect(apartPlacement([2, 3, 6])).toEqual({ upstream: '6', rest: '2,3', all: '2,3,6' });
     expect(apartPlacement([0])).toEqual({ unavailable: 'the benchmark may run on a single CPU only' });
     expect(apartPlacement(null)).toHaveProperty('unavailable');
+  });
+
+  it("pins the database's backends only when the database is on this machine", () => {
+    expect(isLocalDatabase('postgresql://postgres@127.0.0.1:5432/test')).toBe(true);
+    expect(isLocalDatabase('postgresql://postgres@localhost/test')).toBe(true);
+    expect(isLocalDatabase('postgresql://postgres@[::1]:5432/test')).toBe(true);
+    expect(isLocalDatabase('postgresql:///test?host=/var/run/postgresql')).toBe(true);
+    expect(isLocalDatabase('postgresql://postgres@db.internal:5432/test')).toBe(false);
+    expect(isLocalDatabase('postgresql://postgres@10.0.0.5/test')).toBe(false);
   });
 });
